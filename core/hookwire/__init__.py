@@ -1,0 +1,44 @@
+"""hookwire: run Claude Code, Codex and portable-profile hooks inside any Python agent runtime.
+
+The public API is re-exported here; dialects live in ``hookwire.dialects`` and native plugins
+in ``hookwire.plugins`` (other slices of this namespace, joined below).
+"""
+
+from __future__ import annotations
+
+from pkgutil import extend_path
+
+__path__ = extend_path(__path__, __name__)
+
+from hookwire.dialect import (  # noqa: E402
+    ConfigProblem, ConfigResult, Dialect, EventSpec, HookEntry, Location, Provenance,
+)
+from hookwire.errors import (  # noqa: E402
+    ConfigError, EventDataError, HookwireError, PluginError, PluginLoadError,
+    UnknownDialectError, UnknownEventError,
+)
+from hookwire.events import (  # noqa: E402
+    ApprovalRequest, Notification, PostCompact, PreCompact, PromptSubmit, Seam, SeamEvent,
+    SessionEnd, SessionInfo, SessionStart, Stop, SubagentStart, SubagentStop, ToolFailure,
+    ToolPost, ToolPre,
+)
+from hookwire.hookspecs import hookimpl  # noqa: E402
+from hookwire.kernel import Kernel  # noqa: E402
+from hookwire.runner import Command, Outcome, OutcomeKind  # noqa: E402
+from hookwire.session import Session  # noqa: E402
+from hookwire.verdicts import (  # noqa: E402
+    Answer, Context, Decision, Halt, HookReport, Source, SourceKind, Verdict,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Answer", "ApprovalRequest", "Command", "ConfigError", "ConfigProblem", "ConfigResult",
+    "Context", "Decision", "Dialect", "EventDataError", "EventSpec", "Halt", "HookEntry",
+    "HookReport", "HookwireError", "Kernel", "Location", "Notification", "Outcome",
+    "OutcomeKind", "PluginError", "PluginLoadError", "PostCompact", "PreCompact",
+    "PromptSubmit", "Provenance", "Seam", "SeamEvent", "Session", "SessionEnd", "SessionInfo",
+    "SessionStart", "Source", "SourceKind", "Stop", "SubagentStart", "SubagentStop",
+    "ToolFailure", "ToolPost", "ToolPre", "UnknownDialectError", "UnknownEventError",
+    "Verdict", "__version__", "hookimpl",
+]

@@ -1,0 +1,180 @@
+"""What a dialect is: the contract between the kernel and one wire format.
+
+A dialect turns configured hooks of its harness (Claude Code, Codex, the portable profile, ...)
+into processes and their outcomes into :class:`~hookwire.Answer` objects. The kernel does the
+rest: which seam fires, the order, concurrency across dialects, folding, audit.
+
+Third parties subclass :class:`Dialect` in their own distribution and return an instance from a
+``register_dialects`` hook implementation exposed through the ``hookwire.dialects`` entry point.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+
+from hookwire.events import SeamEvent, SessionInfo
+from hookwire.runner import Command, Outcome
+from hookwire.verdicts import Answer
+
+
+class Provenance(str, enum.Enum):
+    """Where a hook entry came from; trust attaches to this, never to the file."""
+
+    USER = "user"          #: written by the user, or a file the user named explicitly
+    PROJECT = "project"    #: written in the project's own hookwire file
+    MANAGED = "managed"    #: a managed (administrator) settings file
+    IMPORTED = "imported"  #: translated from a foreign config by ``hookwire import``
+    LIVE = "live"          #: a foreign config read live (discovered, not named)
+    PLUGIN = "plugin"      #: bundled with a plugin
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen(kw_only=True)
+class Location:
+    """Where an entry is written: ``file``, 1-based ``line`` and a JSON-path ``pointer``."""
+
+    file: str | None = None
+    line: int | None = None
+    pointer: str = "$"
+
+    def __str__(self) -> str:
+        where = self.file or "<memory>"
+        if self.line:
+            where += f":{self.line}"
+        return f"{where} @ {self.pointer}"
+
+
+@attrs.frozen(kw_only=True)
+class EventSpec:
+    """One native event of a dialect.
+
+    ``seam`` is the kernel seam it rides on (``None``: known, but hookwire has no seam for it, so
+    it is reported as not emitted). ``matcher_field`` names what the matcher is tested against
+    (``None``: the event takes no matcher). ``can_block`` says whether a hook can stop anything.
+    """
+
+    name: str
+    seam: Any  # hookwire.events.Seam | None
+    matcher_field: str | None = None
+    can_block: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class HookEntry:
+    """One configured external hook, as its dialect's config reader understood it.
+
+    ``command`` is shell text (``str``) or an argv (``tuple``); ``timeout`` is in seconds
+    (``None``: the dialect's default). ``background`` hooks run without being awaited and their
+    answers are ignored (Claude Code's ``async``). ``options`` holds dialect-specific fields the
+    dialect itself interprets (``if``, ``onFailure``, ``statusMessage``, ...). ``order`` is the
+    position in configuration order across every source.
+    """
+
+    dialect: str
+    event: str
+    command: str | tuple[str, ...]
+    matcher: str | None = None
+    timeout: float | None = None
+    background: bool = False
+    provenance: Provenance = Provenance.USER
+    location: Location = attrs.field(factory=Location)
+    options: Mapping[str, Any] = attrs.field(factory=dict)
+    order: int = 0
+
+    @property
+    def display(self) -> str:
+        """The command as a person would write it."""
+        if isinstance(self.command, str):
+            return self.command
+        import shlex
+
+        return shlex.join(self.command)
+
+
+@attrs.frozen(kw_only=True)
+class ConfigProblem:
+    """Something wrong in a config file that did not stop the rest of it from loading."""
+
+    message: str
+    location: Location
+    event: str | None = None
+    severity: str = "warning"  # "warning" or "error"
+
+    def __str__(self) -> str:
+        ev = f" [{self.event}]" if self.event else ""
+        return f"{self.location}{ev}: {self.message}"
+
+
+@attrs.frozen(kw_only=True)
+class ConfigResult:
+    """What a config reader found: the ``entries`` that load, the ``problems`` it reported, and
+    dialect ``settings`` that apply to the whole source (Claude Code's ``disableAllHooks``)."""
+
+    entries: tuple[HookEntry, ...] = ()
+    problems: tuple[ConfigProblem, ...] = ()
+    settings: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+class Dialect:
+    """Base class of every dialect. Subclasses set the class attributes and override the methods.
+
+    Class attributes: ``name`` (what users type: ``claude``), ``harness`` (the program and
+    version it is faithful to), ``events`` (native name → :class:`EventSpec`), ``parallel``
+    (whether the hooks of one event run concurrently, as the harness does).
+    """
+
+    name: ClassVar[str] = ""
+    harness: ClassVar[str] = ""
+    events: ClassVar[Mapping[str, EventSpec]] = {}
+    parallel: ClassVar[bool] = True
+
+    def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER) -> ConfigResult:
+        """Read the hooks of one native config file. Malformed parts become ``problems``; a file
+        that cannot be read at all raises :class:`~hookwire.errors.ConfigError`."""
+        raise NotImplementedError(f"dialect {self.name!r} has no config reader")
+
+    def native_event(self, event: SeamEvent) -> str | None:
+        """The native event name a seam event fires as (``None``: this dialect has none).
+
+        The default picks the only event mapped to the event's seam; dialects with several
+        events on one seam override it.
+        """
+        for spec in self.events.values():
+            if spec.seam is event.seam:
+                return spec.name
+        return None
+
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
+               native: str) -> list[HookEntry]:
+        """The entries (all configured for ``native``) that must run for ``event``: matcher
+        tested, duplicates removed as the harness removes them. Must not spawn anything."""
+        raise NotImplementedError
+
+    def command(self, entry: HookEntry, event: SeamEvent, native: str,
+                session: SessionInfo) -> Command:
+        """The process to run for ``entry``: argv or shell text, stdin bytes, environment, cwd
+        and timeout exactly as the harness would."""
+        raise NotImplementedError
+
+    def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
+                  outcome: Outcome) -> Answer:
+        """Map one hook's outcome to its :class:`~hookwire.Answer` by the harness's exit-code
+        and output rules and the entry's failure policy. Never raises for a bad hook."""
+        raise NotImplementedError
+
+    def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
+        """Build the seam event for ``native`` from fields spelled as this dialect spells them
+        (what ``hookwire fire --data`` receives). Raises
+        :class:`~hookwire.errors.UnknownEventError` or :class:`~hookwire.errors.EventDataError`.
+        """
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r} ({self.harness})>"

@@ -1,0 +1,293 @@
+"""The host-facing API: one session of an agent, with one method per seam.
+
+Use it as an async context manager so hooks that run in the background (Claude Code's
+``async: true``) have a task group to live in and are ended with the session::
+
+    async with kernel.session(cwd=project) as session:
+        await session.session_start()
+        with session.turn():                      # at the runtime's public entry point
+            verdict = await session.prompt_submit(prompt)   # at the model boundary
+
+``prompt_submit`` fires exactly once per user turn: :meth:`Session.turn` mints a turn-origin
+token at the runtime's ingress (nested public calls reuse it), the first ``prompt_submit`` that
+sees it consumes it, and calls with a consumed token or none (internal retries, stop
+continuations) return the turn's verdict without firing again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+import os
+import uuid
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import attrs
+
+from hookwire import events as ev
+from hookwire.events import Seam, SeamEvent, SessionInfo
+from hookwire.verdicts import Decision, Halt, Verdict
+
+if TYPE_CHECKING:
+    from anyio.abc import TaskGroup
+
+    from hookwire.kernel import Kernel
+
+log = logging.getLogger("hookwire")
+
+
+@attrs.define(eq=False)
+class TurnOrigin:
+    """The token of one user turn: minted at ingress, consumed by the first ``prompt_submit``."""
+
+    session: Session
+    prompt_id: str
+    consumed: bool = False
+    verdict: Verdict | None = None
+    done: anyio.Event | None = None
+
+
+_ORIGIN: contextvars.ContextVar[TurnOrigin | None] = contextvars.ContextVar(
+    "hookwire_turn_origin", default=None)
+
+
+def current_origin() -> TurnOrigin | None:
+    """The turn-origin token active in this context, if any."""
+    return _ORIGIN.get()
+
+
+class Session:
+    """One agent session. Create it with :meth:`Kernel.session`.
+
+    ``max_stop_blocks`` caps how many times in a row stop hooks may keep one turn going
+    (``None``: no cap, as Codex; a host may set Claude Code's documented cap).
+    """
+
+    def __init__(self, kernel: Kernel, info: SessionInfo | None = None, *,
+                 max_stop_blocks: int | None = None, **fields: Any) -> None:
+        if info is None:
+            cwd = str(fields.pop("cwd", None) or os.getcwd())
+            info = SessionInfo(
+                session_id=fields.pop("session_id", None) or str(uuid.uuid4()),
+                cwd=cwd,
+                project_dir=str(fields.pop("project_dir", None) or cwd),
+                **fields,
+            )
+        elif fields:
+            info = attrs.evolve(info, **fields)
+        self.kernel = kernel
+        self.info = info
+        self.max_stop_blocks = max_stop_blocks
+        self.halted: Halt | None = None
+        self.prompt_id: str | None = None
+        self._stop_blocks = 0
+        self._stop_active = False
+        self._subagent_blocks: dict[str, int] = {}
+        self._start_done: anyio.Event | None = None
+        self._tg: TaskGroup | None = None
+        self._tg_cm: Any = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Session:
+        self._tg_cm = anyio.create_task_group()
+        self._tg = await self._tg_cm.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        tg, cm = self._tg, self._tg_cm
+        self._tg = self._tg_cm = None
+        if tg is not None:
+            tg.cancel_scope.cancel()  # ends background hooks (the runner kills their groups)
+            await cm.__aexit__(*exc)
+
+    def _spawn_background(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        if self._tg is None:
+            log.warning("background hook skipped: use the session as `async with` to run them")
+            return
+        self._tg.start_soon(fn, *args)
+
+    def _note_halt(self, halt: Halt) -> None:
+        if self.halted is None:
+            self.halted = halt
+
+    def set_cwd(self, cwd: str) -> None:
+        """The session's current directory changed (a tool ran ``cd``)."""
+        self.info = attrs.evolve(self.info, cwd=str(cwd))
+
+    async def dispatch(self, event: SeamEvent) -> Verdict:
+        """Dispatch any seam event (the per-seam methods below build it for you)."""
+        return await self.kernel.dispatch(event, self)
+
+    # -- turn origin ---------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def turn(self, prompt_id: str | None = None) -> Iterator[TurnOrigin]:
+        """Mark a user turn's ingress. Nested calls inside it reuse the outer token."""
+        current = _ORIGIN.get()
+        if current is not None and current.session is self:
+            yield current
+            return
+        origin = TurnOrigin(session=self, prompt_id=prompt_id or str(uuid.uuid4()))
+        token = _ORIGIN.set(origin)
+        try:
+            yield origin
+        finally:
+            _ORIGIN.reset(token)
+
+    # -- seams ---------------------------------------------------------------------------------
+
+    async def session_start(self, source: str = "startup", **fields: Any) -> Verdict:
+        """Fire ``session_start``. Any ``prompt_submit`` waits until it has finished."""
+        done = self._start_done = anyio.Event()
+        try:
+            return await self.dispatch(ev.SessionStart(source=source, **fields))
+        finally:
+            done.set()
+
+    async def prompt_submit(self, prompt: str, *, origin: TurnOrigin | None = None,
+                            **fields: Any) -> Verdict:
+        """Fire ``prompt_submit`` if this is the first submission of a user turn.
+
+        ``origin`` defaults to the token of the enclosing :meth:`turn`. Without one (an
+        internal turn) nothing fires and an empty verdict is returned; with a consumed one the
+        turn's verdict is returned again.
+        """
+        origin = origin or _ORIGIN.get()
+        if origin is None or origin.session is not self:
+            return Verdict(seam=Seam.PROMPT_SUBMIT,
+                           diagnostics=("internal turn: prompt_submit not fired",))
+        if origin.consumed:
+            if origin.done is not None:
+                await origin.done.wait()
+            assert origin.verdict is not None
+            return origin.verdict
+        origin.consumed = True
+        origin.done = anyio.Event()
+        try:
+            if self._start_done is not None:
+                await self._start_done.wait()
+            self.prompt_id = origin.prompt_id
+            self._stop_blocks = 0
+            self._stop_active = False
+            fields.setdefault("prompt_id", origin.prompt_id)
+            origin.verdict = await self.dispatch(ev.PromptSubmit(prompt=prompt, **fields))
+        except BaseException:
+            origin.verdict = Verdict(seam=Seam.PROMPT_SUBMIT, decision=Decision.BLOCK,
+                                     reason="prompt_submit was interrupted")
+            raise
+        finally:
+            origin.done.set()
+        return origin.verdict
+
+    async def user_prompt(self, prompt: str, **fields: Any) -> Verdict:
+        """A turn's ingress and its submission at once, for hosts with a single entry point."""
+        with self.turn():
+            return await self.prompt_submit(prompt, **fields)
+
+    def _turn_fields(self, fields: dict[str, Any]) -> dict[str, Any]:
+        if self.prompt_id is not None:
+            fields.setdefault("prompt_id", self.prompt_id)
+        return fields
+
+    async def tool_pre(self, tool_name: str, tool_input: Mapping[str, Any],
+                       tool_use_id: str | None = None, **fields: Any) -> Verdict:
+        """Fire ``tool_pre``; run the tool with ``verdict.effective_input`` unless
+        ``verdict.denied`` (ASK: resolve it with :meth:`approve` or the host's own path)."""
+        return await self.dispatch(ev.ToolPre(
+            tool_name=tool_name, tool_input=dict(tool_input),
+            tool_use_id=tool_use_id or _tool_use_id(), **self._turn_fields(fields)))
+
+    async def tool_post(self, tool_name: str, tool_input: Mapping[str, Any], tool_response: Any,
+                        tool_use_id: str = "", **fields: Any) -> Verdict:
+        """Fire ``tool_post`` after a tool succeeded (``tool_input``: what actually ran)."""
+        return await self.dispatch(ev.ToolPost(
+            tool_name=tool_name, tool_input=dict(tool_input), tool_response=tool_response,
+            tool_use_id=tool_use_id, **self._turn_fields(fields)))
+
+    async def tool_failure(self, tool_name: str, tool_input: Mapping[str, Any], error: str,
+                           tool_use_id: str = "", **fields: Any) -> Verdict:
+        """Fire ``tool_failure`` after a tool failed with ``error``."""
+        return await self.dispatch(ev.ToolFailure(
+            tool_name=tool_name, tool_input=dict(tool_input), error=error,
+            tool_use_id=tool_use_id, **self._turn_fields(fields)))
+
+    async def approve(self, tool_name: str, tool_input: Mapping[str, Any],
+                      tool_use_id: str = "", *, reason: str | None = None,
+                      **fields: Any) -> Verdict:
+        """Ask the approval surface about a tool call answered ``ask``. ALLOW runs it (with
+        ``effective_input``); DENY or no decision refuses it."""
+        return await self.dispatch(ev.ApprovalRequest(
+            tool_name=tool_name, tool_input=dict(tool_input), tool_use_id=tool_use_id,
+            reason=reason, **self._turn_fields(fields)))
+
+    async def stop(self, last_assistant_message: str | None = None, **fields: Any) -> Verdict:
+        """Fire ``stop``. ``verdict.continue_turn``: run the model again with ``verdict.reason``
+        as feedback. ``stop_hook_active`` and the block cap are handled here."""
+        event = ev.Stop(stop_hook_active=self._stop_active,
+                        last_assistant_message=last_assistant_message,
+                        **self._turn_fields(fields))
+        verdict = await self.dispatch(event)
+        if verdict.continue_turn:
+            self._stop_blocks += 1
+            if self.max_stop_blocks is not None and self._stop_blocks > self.max_stop_blocks:
+                return _capped(verdict, self.max_stop_blocks)
+            self._stop_active = True
+        return verdict
+
+    async def subagent_start(self, agent_id: str, agent_type: str, **fields: Any) -> Verdict:
+        """Fire ``subagent_start``; its contexts go to the sub-agent."""
+        return await self.dispatch(ev.SubagentStart(agent_id=agent_id, agent_type=agent_type,
+                                                    **self._turn_fields(fields)))
+
+    async def subagent_stop(self, agent_id: str, agent_type: str,
+                            last_assistant_message: str | None = None, **fields: Any) -> Verdict:
+        """Fire ``subagent_stop``; ``continue_turn`` keeps the sub-agent going."""
+        blocks = self._subagent_blocks.get(agent_id, 0)
+        event = ev.SubagentStop(agent_id=agent_id, agent_type=agent_type,
+                                stop_hook_active=blocks > 0,
+                                last_assistant_message=last_assistant_message,
+                                **self._turn_fields(fields))
+        verdict = await self.dispatch(event)
+        if verdict.continue_turn:
+            self._subagent_blocks[agent_id] = blocks + 1
+            if self.max_stop_blocks is not None and blocks + 1 > self.max_stop_blocks:
+                return _capped(verdict, self.max_stop_blocks)
+        return verdict
+
+    async def pre_compact(self, trigger: str = "manual", custom_instructions: str | None = None,
+                          **fields: Any) -> Verdict:
+        """Fire ``pre_compact``; ``denied`` means do not compact."""
+        return await self.dispatch(ev.PreCompact(trigger=trigger,
+                                                 custom_instructions=custom_instructions,
+                                                 **self._turn_fields(fields)))
+
+    async def post_compact(self, trigger: str = "manual", compact_summary: str | None = None,
+                           **fields: Any) -> Verdict:
+        """Fire ``post_compact``."""
+        return await self.dispatch(ev.PostCompact(trigger=trigger,
+                                                  compact_summary=compact_summary,
+                                                  **self._turn_fields(fields)))
+
+    async def notification(self, message: str, notification_type: str | None = None,
+                           **fields: Any) -> Verdict:
+        """Fire ``notification``."""
+        return await self.dispatch(ev.Notification(message=message,
+                                                   notification_type=notification_type,
+                                                   **self._turn_fields(fields)))
+
+    async def session_end(self, reason: str = "other", **fields: Any) -> Verdict:
+        """Fire ``session_end``."""
+        return await self.dispatch(ev.SessionEnd(reason=reason, **self._turn_fields(fields)))
+
+
+def _capped(verdict: Verdict, cap: int) -> Verdict:
+    return attrs.evolve(verdict, decision=Decision.NONE, diagnostics=(
+        *verdict.diagnostics, f"stop hooks kept the turn going {cap} times in a row: cap reached"))
+
+
+def _tool_use_id() -> str:
+    return "toolu_" + uuid.uuid4().hex[:24]

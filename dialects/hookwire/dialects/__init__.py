@@ -1,0 +1,1 @@
+"""Built-in dialects. Each registers itself through the ``hookwire.dialects`` entry point."""

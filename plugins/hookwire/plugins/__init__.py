@@ -1,0 +1,1 @@
+"""Built-in native plugins and runtime adapters, registered through ``hookwire.plugins``."""
