@@ -209,7 +209,9 @@ class SessionInfo:
     """What a hook may be told about the session itself.
 
     ``project_dir`` is where the agent was launched (Claude Code's ``CLAUDE_PROJECT_DIR``);
-    ``cwd`` is the session's current directory, which tools may change.
+    ``cwd`` is the session's current directory, which tools may change. ``env_file`` is a file
+    session-start hooks may append ``export NAME=value`` lines to (Claude Code's
+    ``CLAUDE_ENV_FILE``); a host that sets it applies those exports to its shell tool.
     """
 
     session_id: str
@@ -218,4 +220,5 @@ class SessionInfo:
     transcript_path: str | None = None
     permission_mode: str | None = None
     model: str | None = None
+    env_file: str | None = None
     env: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)

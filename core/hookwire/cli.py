@@ -1,0 +1,170 @@
+"""The ``hookwire`` command line.
+
+Exit status: 0 when the command did its job (whatever verdict ``fire`` printed), 2 for
+unusable input (unknown dialect or event, malformed data, unreadable config), 1 when a check
+found problems.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hookwire.errors import HookwireError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2, no usage dump
+        sys.stderr.write(f"hookwire: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="hookwire", description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    demo = sub.add_parser("demo", help="run a short session of the reference host with sample "
+                                       "hooks and print its timeline")
+    demo.add_argument("--keep", action="store_true", help="keep the temporary project")
+    demo.add_argument("--json", action="store_true", help="print the timeline as JSON lines")
+
+    sub.add_parser("dialects", help="list installed dialects and plugins")
+
+    fire = sub.add_parser("fire", help="dispatch one event through the hooks of a config file")
+    fire.add_argument("event", help="the event name as the dialect spells it (PreToolUse, ...)")
+    fire.add_argument("--dialect", required=True)
+    fire.add_argument("--config", required=True, type=Path,
+                      help="the dialect's own config file (.claude/settings.json, hooks.json)")
+    fire.add_argument("--data", default="{}",
+                      help="event fields as JSON, spelled as the dialect spells them; "
+                           "@FILE reads a file, - reads stdin")
+    fire.add_argument("--session-id")
+    fire.add_argument("--cwd")
+    fire.add_argument("--project-dir")
+    fire.add_argument("--transcript-path")
+    fire.add_argument("--permission-mode")
+    fire.add_argument("--model")
+    fire.add_argument("--compact", action="store_true", help="print the JSON on one line")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "demo":
+            from hookwire.demo import run_demo
+
+            return run_demo(keep=args.keep, as_json=args.json)
+        if args.command == "dialects":
+            return _dialects()
+        if args.command == "fire":
+            return _fire(args)
+    except HookwireError as exc:
+        sys.stderr.write(f"hookwire: error: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    raise AssertionError(args.command)  # pragma: no cover
+
+
+def _version() -> str:
+    from hookwire import __version__
+
+    return f"hookwire {__version__}"
+
+
+def _dialects() -> int:
+    from hookwire.kernel import Kernel
+
+    kernel = Kernel()
+    print("dialects:")
+    for name, info in sorted(kernel.dialects.items()):
+        origin = f"{info.dist} {info.version}" if info.dist else "in-process"
+        print(f"  {name:<12} {info.dialect.harness:<28} ({origin})")
+    plugins = [lo for lo in kernel.loaded if lo.group == "hookwire.plugins"]
+    print("plugins:")
+    for lo in plugins:
+        print(f"  {lo.name:<12} ({lo.dist} {lo.version})")
+    if not plugins:
+        print("  (none)")
+    for err in kernel.load_errors:
+        print(f"failed to load: {err}", file=sys.stderr)
+    return 0
+
+
+def _read_data(raw: str) -> dict[str, Any]:
+    from hookwire.errors import EventDataError
+
+    source = "--data"
+    if raw == "-":
+        raw, source = sys.stdin.read(), "stdin"
+    elif raw.startswith("@"):
+        path = raw[1:]
+        try:
+            raw, source = Path(path).read_text(), path
+        except OSError as exc:
+            raise EventDataError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise EventDataError(f"{source} is not JSON: {exc.msg} at line {exc.lineno} "
+                             f"column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise EventDataError(f"{source} must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _fire(args: argparse.Namespace) -> int:
+    import anyio
+
+    from hookwire.errors import ConfigError
+    from hookwire.kernel import Kernel
+
+    data = _read_data(args.data)
+    kernel = Kernel()
+    dialect = kernel.dialect(args.dialect)
+    config: Path = args.config
+    if not config.is_file():
+        raise ConfigError("no such config file", file=str(config))
+    event = dialect.event_from_wire(args.event, data)
+    # a file named on the command line is consented to: its hooks run as user-authored
+    result = kernel.add_config(args.dialect, config)
+    for problem in result.problems:
+        sys.stderr.write(f"hookwire: {problem.severity}: {problem}\n")
+
+    def pick(flag: str | None, key: str) -> str | None:
+        value = flag if flag is not None else data.get(key)
+        return str(value) if value is not None else None
+
+    cwd = pick(args.cwd, "cwd") or os.getcwd()
+    fields = {
+        "session_id": pick(args.session_id, "session_id"),
+        "cwd": cwd,
+        "project_dir": args.project_dir or cwd,
+        "transcript_path": pick(args.transcript_path, "transcript_path"),
+        "permission_mode": pick(args.permission_mode, "permission_mode"),
+        "model": pick(args.model, "model"),
+    }
+
+    async def go() -> dict[str, Any]:
+        async with kernel.session(**fields) as session:
+            verdict = await session.dispatch(event)
+            out = {"dialect": args.dialect, "event": args.event, **verdict.to_json()}
+            out["session_id"] = session.info.session_id
+            return out
+
+    out = anyio.run(go)
+    print(json.dumps(out, ensure_ascii=False, indent=None if args.compact else 2))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

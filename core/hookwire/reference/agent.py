@@ -1,0 +1,320 @@
+"""The reference host: a small agent loop that emits every seam it has.
+
+It is what ``hookwire demo`` runs, and the model for adapters: it shows where each seam fires
+and how each verdict is applied. Public entry points: :meth:`Agent.run`,
+:meth:`Agent.run_stream` and :meth:`Agent.run_sync`; they nest (``run`` drives
+``run_stream``), and ``prompt_submit`` still fires exactly once per user turn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import attrs
+
+from hookwire.reference.model import Message, ModelTurn, ScriptedModel, ToolCall, TransientModelError
+from hookwire.reference.tools import Tool, ToolContext, ToolError, default_tools
+from hookwire.verdicts import Decision, Halt, Verdict
+
+if TYPE_CHECKING:
+    from hookwire.kernel import Kernel
+    from hookwire.session import Session
+
+Approver = Callable[[ToolCall, str | None], Awaitable[bool] | bool]
+
+
+@attrs.frozen(kw_only=True)
+class ToolRun:
+    """One tool call as the loop handled it."""
+
+    call: ToolCall
+    ran: bool
+    effective_input: Mapping[str, Any]
+    result: Any = None
+    error: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class RunResult:
+    """The end of one user turn. ``terminal_reason`` is ``completed``, ``prompt_blocked``,
+    ``hook_stopped`` (halt), ``tool_deferred`` or ``max_turns``."""
+
+    text: str | None
+    terminal_reason: str
+    halt: Halt | None = None
+    blocked_reason: str | None = None
+    model_requests: int = 0
+    tool_runs: tuple[ToolRun, ...] = ()
+
+
+class Agent:
+    """A scripted-model agent whose tools run for real, wired to a hookwire session.
+
+    Use ``async with Agent(kernel, model, cwd=...) as agent`` (fires ``session_start`` on
+    entry, ``session_end`` on exit). ``approver`` is the host's own approval path for ``ask``;
+    without one the kernel's ``approve`` seam decides, else the call is denied.
+    """
+
+    def __init__(self, kernel: Kernel, model: ScriptedModel, *,
+                 tools: Mapping[str, Tool] | None = None, max_turns: int = 20,
+                 max_retries: int = 2, approver: Approver | None = None,
+                 max_stop_blocks: int | None = 8, **session_fields: Any) -> None:
+        self.kernel = kernel
+        self.model = model
+        self.tools = dict(tools or default_tools())
+        self.max_turns = max_turns
+        self.max_retries = max_retries
+        self.approver = approver
+        self.max_stop_blocks = max_stop_blocks
+        self.session_fields = session_fields
+        self.messages: list[Message] = []
+        self._session: Session | None = None
+        self._stack: contextlib.AsyncExitStack | None = None
+        self._tool_ctx: ToolContext | None = None
+
+    @property
+    def session(self) -> Session:
+        if self._session is None:
+            raise RuntimeError("use the agent as `async with Agent(...) as agent`")
+        return self._session
+
+    async def __aenter__(self) -> Agent:
+        stack = contextlib.AsyncExitStack()
+        fields = dict(self.session_fields)
+        if "env_file" not in fields:
+            tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="hookwire-session-"))
+            fields["env_file"] = str(Path(tmp) / "env.sh")
+        session = self.kernel.session(max_stop_blocks=self.max_stop_blocks, **fields)
+        await stack.enter_async_context(session)
+        self._session, self._stack = session, stack
+        self._tool_ctx = ToolContext(cwd=session.info.cwd, env_file=session.info.env_file)
+        verdict = await session.session_start("startup")
+        self._add_contexts(verdict)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            if self._session is not None:
+                await self._session.session_end("other")
+        finally:
+            stack, self._stack, self._session = self._stack, None, None
+            if stack is not None:
+                await stack.aclose()
+
+    # -- public entry points ---------------------------------------------------------------
+
+    async def run(self, prompt: str) -> RunResult:
+        """Run one user turn to its end."""
+        with self.session.turn():
+            result: RunResult | None = None
+            async for item in self.run_stream(prompt):
+                if isinstance(item, RunResult):
+                    result = item
+            assert result is not None
+            return result
+
+    async def run_stream(self, prompt: str) -> AsyncIterator[Message | RunResult]:
+        """Run one user turn, yielding each message as it is added, then the result."""
+        with self.session.turn():
+            async for item in self._loop(prompt):
+                yield item
+
+    def run_sync(self, prompt: str) -> RunResult:
+        """Run one user turn in a session of its own, from synchronous code."""
+        async def main() -> RunResult:
+            async with self:
+                return await self.run(prompt)
+
+        return anyio.run(main)
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    async def _loop(self, prompt: str) -> AsyncIterator[Message | RunResult]:
+        session = self.session
+        verdict = await session.prompt_submit(prompt)
+        if verdict.halt is not None:
+            yield RunResult(text=None, terminal_reason="hook_stopped", halt=verdict.halt)
+            return
+        if verdict.denied:
+            yield RunResult(text=None, terminal_reason="prompt_blocked",
+                            blocked_reason=verdict.reason)
+            return
+        yield self._add(Message(role="user", content=prompt))
+        for msg in self._add_contexts(verdict):
+            yield msg
+        requests = 0
+        runs: list[ToolRun] = []
+        text: str | None = None
+        while True:
+            if requests >= self.max_turns:
+                yield RunResult(text=text, terminal_reason="max_turns",
+                                model_requests=requests, tool_runs=tuple(runs))
+                return
+            turn = await self._request(prompt)
+            requests += 1
+            text = turn.text
+            yield self._add(Message(role="assistant", content=_render_turn(turn)))
+            if turn.tool_calls:
+                batch = await self._run_tools(turn.tool_calls)
+                runs.extend(b[0] for b in batch)
+                for _run, messages, _verdicts in batch:
+                    for msg in messages:
+                        yield self._add(msg)
+                deferred = any(v.decision is Decision.DEFER for _, _, vs in batch for v in vs)
+                if deferred:
+                    yield RunResult(text=text, terminal_reason="tool_deferred",
+                                    model_requests=requests, tool_runs=tuple(runs))
+                    return
+                if session.halted is not None:
+                    yield RunResult(text=text, terminal_reason="hook_stopped",
+                                    halt=session.halted, model_requests=requests,
+                                    tool_runs=tuple(runs))
+                    return
+                continue
+            stop = await session.stop(last_assistant_message=text)
+            if stop.halt is not None:
+                yield RunResult(text=text, terminal_reason="hook_stopped", halt=stop.halt,
+                                model_requests=requests, tool_runs=tuple(runs))
+                return
+            for msg in self._add_contexts(stop):
+                yield msg
+            if stop.continue_turn:
+                yield self._add(Message(role="system", content=f"Stop hook feedback:\n"
+                                        f"{stop.reason or ''}", source=_label(stop)))
+                continue
+            yield RunResult(text=text, terminal_reason="completed", model_requests=requests,
+                            tool_runs=tuple(runs))
+            return
+
+    async def _request(self, prompt: str) -> ModelTurn:
+        """One model request. Every request passes the model-submission boundary, where
+        ``prompt_submit`` is called: only the first of a user turn fires (the turn-origin token
+        is consumed there); follow-ups, retries and stop continuations are internal turns."""
+        attempt = 0
+        while True:
+            await self.session.prompt_submit(prompt)
+            try:
+                return await self.model.respond(tuple(self.messages))
+            except TransientModelError:
+                attempt += 1
+                if attempt > self.max_retries:
+                    raise
+
+    async def _run_tools(self, calls: Sequence[ToolCall]
+                         ) -> list[tuple[ToolRun, list[Message], list[Verdict]]]:
+        results: list[Any] = [None] * len(calls)
+
+        async def one(i: int, call: ToolCall) -> None:
+            results[i] = await self._run_tool(call)
+
+        async with anyio.create_task_group() as tg:
+            for i, call in enumerate(calls):
+                tg.start_soon(one, i, call)
+        return results
+
+    async def _run_tool(self, call: ToolCall) -> tuple[ToolRun, list[Message], list[Verdict]]:
+        session = self.session
+        verdicts: list[Verdict] = []
+        pre = await session.tool_pre(call.name, call.input, call.id)
+        verdicts.append(pre)
+        messages: list[Message] = []
+        effective = dict(pre.effective_input or call.input)
+        refusal: str | None = None
+        if pre.decision is Decision.DEFER:
+            return ToolRun(call=call, ran=False, effective_input=effective), messages, verdicts
+        if pre.decision is Decision.ASK:
+            allowed, effective, refusal = await self._resolve_ask(call, pre, effective)
+            if not allowed:
+                refusal = refusal or pre.reason or "denied: approval required"
+        elif pre.denied:
+            refusal = pre.reason or "denied by a hook"
+        tool = self.tools.get(call.name)
+        if refusal is None and tool is None:
+            refusal = f"no such tool: {call.name}"
+        if refusal is None and tool is not None:
+            refusal = tool.validate(effective)  # re-validate the (possibly rewritten) input
+        if refusal is not None:
+            messages.append(Message(role="tool", content=refusal, tool_use_id=call.id,
+                                    is_error=True, source=_label(pre)))
+            messages.extend(_contexts(pre))
+            return (ToolRun(call=call, ran=False, effective_input=effective, error=refusal),
+                    messages, verdicts)
+        assert tool is not None and self._tool_ctx is not None
+        self._tool_ctx.cwd = session.info.cwd
+        try:
+            result = await tool.call(effective, self._tool_ctx)
+        except ToolError as exc:
+            failure = await session.tool_failure(call.name, effective, str(exc), call.id)
+            verdicts.append(failure)
+            messages.append(Message(role="tool", content=str(exc), tool_use_id=call.id,
+                                    is_error=True))
+            messages.extend(_contexts(pre))
+            messages.extend(_contexts(failure))
+            return (ToolRun(call=call, ran=True, effective_input=effective, error=str(exc)),
+                    messages, verdicts)
+        post = await session.tool_post(call.name, effective, result, call.id)
+        verdicts.append(post)
+        shown = post.updated_output if post.updated_output is not None else result
+        messages.append(Message(role="tool", content=_render_result(shown), tool_use_id=call.id))
+        messages.extend(_contexts(pre))
+        if post.decision is Decision.BLOCK and post.reason:
+            messages.append(Message(role="system", content=post.reason, source=_label(post)))
+        messages.extend(_contexts(post))
+        return (ToolRun(call=call, ran=True, effective_input=effective, result=result),
+                messages, verdicts)
+
+    async def _resolve_ask(self, call: ToolCall, pre: Verdict, effective: dict[str, Any]
+                           ) -> tuple[bool, dict[str, Any], str | None]:
+        if self.approver is not None:
+            answer = self.approver(call, pre.reason)
+            if not isinstance(answer, bool):
+                answer = await answer
+            return answer, effective, None if answer else "denied by the user"
+        verdict = await self.session.approve(call.name, effective, call.id, reason=pre.reason)
+        if verdict.decision is Decision.ALLOW:
+            return True, dict(verdict.effective_input or effective), None
+        if verdict.decision is Decision.DENY:
+            return False, effective, verdict.reason or "denied by the approval hook"
+        return False, effective, (f"Permission for this tool use was denied: it requires "
+                                  f"approval and this session has no approval surface. "
+                                  f"{pre.reason or ''}").strip()
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def _add(self, message: Message) -> Message:
+        self.messages.append(message)
+        return message
+
+    def _add_contexts(self, verdict: Verdict) -> list[Message]:
+        return [self._add(m) for m in _contexts(verdict)]
+
+
+def _contexts(verdict: Verdict) -> list[Message]:
+    return [Message(role="system", content=c.text, source=c.source.label())
+            for c in verdict.contexts]
+
+
+def _label(verdict: Verdict) -> str | None:
+    for reason in verdict.reasons:
+        return reason.source.label()
+    return None
+
+
+def _render_turn(turn: ModelTurn) -> str:
+    parts = [turn.text] if turn.text else []
+    parts += [f"[tool {c.name} {shlex.quote(str(dict(c.input)))}]" for c in turn.tool_calls]
+    return "\n".join(parts)
+
+
+def _render_result(result: Any) -> str:
+    if isinstance(result, Mapping) and "stdout" in result:
+        return str(result["stdout"])
+    if isinstance(result, Mapping) and "file" in result:
+        return str(result["file"].get("content", ""))
+    return str(result)
