@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -26,8 +27,12 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="hookwire", description=__doc__.splitlines()[0] if __doc__ else "")
+CORE_COMMANDS = ("demo", "dialects", "fire")
+
+
+def build_parser(*, with_plugins: bool = False) -> argparse.ArgumentParser:
+    parser = _Parser(prog="hookwire", description="Run Claude Code, Codex and portable-profile "
+                     "hooks faithfully inside any Python agent runtime.")
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -53,12 +58,33 @@ def build_parser() -> argparse.ArgumentParser:
     fire.add_argument("--permission-mode")
     fire.add_argument("--model")
     fire.add_argument("--compact", action="store_true", help="print the JSON on one line")
+    if with_plugins:
+        _plugin_commands(sub)
     return parser
 
 
+def _plugin_commands(sub: Any) -> None:
+    """Let plugins add their subcommands (``register_commands``), each in its own boundary."""
+    from hookwire.kernel import Kernel
+
+    kernel = Kernel()
+    for impl in kernel.pm.hook.register_commands.get_hookimpls():
+        try:
+            impl.function(sub)
+        except Exception as exc:
+            logging.getLogger("hookwire").warning(
+                "commands of plugin %s unavailable: %r", impl.plugin_name, exc)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    logging.basicConfig(format="hookwire: %(levelname)s: %(message)s", level=logging.WARNING)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(with_plugins=first not in CORE_COMMANDS).parse_args(argv)
     try:
+        handler = getattr(args, "handler", None)
+        if handler is not None:
+            return int(handler(args))
         if args.command == "demo":
             from hookwire.demo import run_demo
 
@@ -95,9 +121,7 @@ def _dialects() -> int:
         print(f"  {lo.name:<12} ({lo.dist} {lo.version})")
     if not plugins:
         print("  (none)")
-    for err in kernel.load_errors:
-        print(f"failed to load: {err}", file=sys.stderr)
-    return 0
+    return 1 if kernel.load_errors else 0
 
 
 def _read_data(raw: str) -> dict[str, Any]:

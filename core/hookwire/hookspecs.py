@@ -47,6 +47,22 @@ def register_dialects() -> list[Dialect]:
 
 
 @hookspec
+def register_commands(subparsers: Any) -> None:
+    """Add subcommands to the ``hookwire`` command line.
+
+    Parameters: ``subparsers`` is the :mod:`argparse` subparsers action of the ``hookwire``
+    parser; call ``subparsers.add_parser(NAME, help=...)`` and give each parser a default
+    ``handler`` (``parser.set_defaults(handler=fn)``), a function taking the parsed
+    ``argparse.Namespace`` and returning the exit status.
+
+    Returns: nothing; the return value is ignored. A name already taken is an error naming the
+    plugin. An exception makes the plugin's commands unavailable, with a warning.
+
+    Since: 0.1.
+    """
+
+
+@hookspec
 def session_start(event: SessionStart, session: Session) -> AnswerOrAwaitable:
     """A session starts, resumes, is cleared or was compacted.
 
@@ -275,4 +291,5 @@ SEAM_SPECS = (
     "session_end", "approve",
 )
 AUDIT_SPECS = ("hook_invoked", "hook_result", "seam_verdict")
+KERNEL_SPECS = ("register_dialects", "register_commands")
 

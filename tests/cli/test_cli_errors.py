@@ -1,0 +1,55 @@
+"""Bad input on the command line: one line naming what is wrong, exit 2, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def hookwire(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hookwire.cli", *args], capture_output=True,
+                          text=True, input=stdin, timeout=60)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Path:
+    path = tmp_path / "settings.json"
+    path.write_text('{"hooks": {}}')
+    return path
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["fire", "PreToolUse", "--dialect", "no-such-dialect", "--config", "x.json"],
+     "unknown dialect 'no-such-dialect'"),
+    (["fire", "PreToolUse", "--dialect", "claude", "--config", "x.json", "--data", "{nope"],
+     "--data is not JSON"),
+    (["fire", "PreToolUse", "--dialect", "claude", "--config", "x.json", "--data", "[1, 2]"],
+     "--data must be a JSON object"),
+    (["fire", "PreToolUse", "--dialect", "claude", "--config", "x.json", "--data", "@/nonexistent"],
+     "cannot read /nonexistent"),
+    (["fire", "PreToolUse"], "the following arguments are required: --dialect, --config"),
+    (["no-such-command"], "invalid choice: 'no-such-command'"),
+])
+def test_unusable_input_exits_2_with_one_line(args: list[str], message: str) -> None:
+    proc = hookwire(*args)
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and message in errors[0]
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_missing_config_file_is_named(tmp_path: Path) -> None:
+    proc = hookwire("fire", "PreToolUse", "--dialect", "claude", "--config",
+                    str(tmp_path / "missing.json"))
+    assert proc.returncode == 2
+    assert "missing.json" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_version_and_help() -> None:
+    assert hookwire("--version").stdout.startswith("hookwire ")
+    out = hookwire("--help").stdout
+    for command in ("demo", "dialects", "fire"):
+        assert command in out
