@@ -32,6 +32,10 @@ class Seam(str, enum.Enum):
     SESSION_END = "session_end"
     APPROVE = "approve"
 
+    # Seams key the kernel's dispatch tables: hash as the C-level str hash of the value (equal
+    # to the value's own hash, as str-equality requires) instead of Enum's Python-level hash.
+    __hash__ = str.__hash__
+
     def __str__(self) -> str:
         return self.value
 
@@ -46,7 +50,7 @@ def _frozen_map(value: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return dict(value) if value else {}
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class SeamEvent:
     """Fields every seam event has.
 
@@ -62,7 +66,7 @@ class SeamEvent:
     extra: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_map)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class SessionStart(SeamEvent):
     """A session starts, resumes, is cleared or was compacted (``source``)."""
 
@@ -70,7 +74,7 @@ class SessionStart(SeamEvent):
     source: str = "startup"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class PromptSubmit(SeamEvent):
     """A user turn is about to reach the model."""
 
@@ -78,7 +82,7 @@ class PromptSubmit(SeamEvent):
     prompt: str
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class ToolPre(SeamEvent):
     """A tool is about to run with ``tool_input``."""
 
@@ -88,7 +92,7 @@ class ToolPre(SeamEvent):
     tool_use_id: str = ""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class ToolPost(SeamEvent):
     """A tool succeeded; ``tool_input`` is the input that actually ran."""
 
@@ -100,7 +104,7 @@ class ToolPost(SeamEvent):
     duration_ms: int | None = None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class ToolFailure(SeamEvent):
     """A tool failed with ``error``; ``is_interrupt`` when the user interrupted it."""
 
@@ -113,7 +117,7 @@ class ToolFailure(SeamEvent):
     duration_ms: int | None = None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class Stop(SeamEvent):
     """The agent is about to end its turn.
 
@@ -126,14 +130,14 @@ class Stop(SeamEvent):
     last_assistant_message: str | None = None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class SubagentStart(SeamEvent):
     """A sub-agent starts (``agent_id``/``agent_type`` name it)."""
 
     seam = Seam.SUBAGENT_START
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class SubagentStop(SeamEvent):
     """A sub-agent is about to finish."""
 
@@ -143,7 +147,7 @@ class SubagentStop(SeamEvent):
     agent_transcript_path: str | None = None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class PreCompact(SeamEvent):
     """Context compaction is about to run (``trigger`` is ``manual`` or ``auto``)."""
 
@@ -152,7 +156,7 @@ class PreCompact(SeamEvent):
     custom_instructions: str | None = None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class PostCompact(SeamEvent):
     """Context compaction finished with ``compact_summary``."""
 
@@ -161,7 +165,7 @@ class PostCompact(SeamEvent):
     compact_summary: str | None = None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class Notification(SeamEvent):
     """The agent notifies the user."""
 
@@ -171,7 +175,7 @@ class Notification(SeamEvent):
     title: str | None = None
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class SessionEnd(SeamEvent):
     """The session ends (``reason`` as the host names it, e.g. ``other``, ``logout``)."""
 
@@ -179,7 +183,7 @@ class SessionEnd(SeamEvent):
     reason: str = "other"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)
 class ApprovalRequest(SeamEvent):
     """A tool call was answered ``ask``: someone must approve or refuse it.
 

@@ -52,6 +52,8 @@ class _Group:
     dialect: Dialect
     native: str
     entries: tuple[HookEntry, ...]
+    #: the dialect has several native events on this seam: ask it which one fires
+    ambiguous: bool = False
 
 
 class Kernel:
@@ -202,8 +204,11 @@ class Kernel:
             spec = dialect.events.get(native)
             if spec is None or spec.seam is None:
                 continue  # reported by the config reader / `hookwire check`
+            on_seam = sum(1 for s in dialect.events.values() if s.seam is spec.seam)
             index.setdefault(spec.seam, []).append(
-                _Group(dialect=dialect, native=native, entries=tuple(entries)))
+                _Group(dialect=dialect, native=native, entries=tuple(entries),
+                       ambiguous=on_seam > 1 or type(dialect).native_event
+                       is not Dialect.native_event))
         return {seam: tuple(groups) for seam, groups in index.items()}
 
     def _invalidate(self) -> None:
@@ -241,19 +246,22 @@ class Kernel:
     async def dispatch(self, event: SeamEvent, session: Session) -> Verdict:
         """Run every contributor of ``event``'s seam and fold their answers into its verdict."""
         seam = event.seam
-        original = getattr(event, "tool_input", None) if seam in _INPUT_SEAMS else None
-        groups = self._index.get(seam, ())
         selected: list[tuple[_Group, list[HookEntry]]] = []
-        for group in groups:
-            native = group.dialect.native_event(event)
-            if native != group.native:
+        for group in self._index.get(seam, ()):
+            native = group.native
+            if group.ambiguous and group.dialect.native_event(event) != native:
                 continue
             chosen = group.dialect.select(group.entries, event, native)
             if chosen:
                 selected.append((group, chosen))
-        impls = self._seam_impls(seam)
+        impls = self._impls.get(seam)
+        if impls is None:
+            impls = self._seam_impls(seam)
+        original = getattr(event, "tool_input", None) if seam in _INPUT_SEAMS else None
         if not selected and not impls:
-            verdict = Verdict(seam=seam, original_input=original, effective_input=original)
+            # the hot path: nothing to run (no hook matched, no plugin implements the seam)
+            verdict = (Verdict(seam=seam, original_input=original, effective_input=original)
+                       if original is not None else _EMPTY[seam])
             if self._audit:
                 self._audit_call("seam_verdict", event=event, session=session, verdict=verdict)
             return verdict
@@ -403,6 +411,9 @@ class Kernel:
             getattr(self.pm.hook, name)(**kwargs)
         except Exception:
             log.exception("audit observer failed in %s", name)
+
+
+_EMPTY = {seam: Verdict(seam=seam) for seam in Seam}
 
 
 def _stops_chain(seam: Seam, answer: Answer) -> bool:
