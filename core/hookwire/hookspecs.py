@@ -18,9 +18,21 @@ if TYPE_CHECKING:
     from hookwire.audit import Invocation, InvocationResult
     from hookwire.dialect import Dialect
     from hookwire.events import (
-        ApprovalRequest, Notification, PostCompact, PreCompact, PromptSubmit, SessionEnd,
-        SessionStart, Stop, SubagentStart, SubagentStop, ToolFailure, ToolPost, ToolPre,
+        ApprovalRequest,
+        Notification,
+        PostCompact,
+        PreCompact,
+        PromptSubmit,
+        SessionEnd,
+        SessionStart,
+        Stop,
+        SubagentStart,
+        SubagentStop,
+        ToolFailure,
+        ToolPost,
+        ToolPre,
     )
+    from hookwire.hosts import HostProfile
     from hookwire.session import Session
     from hookwire.verdicts import Verdict
 
@@ -41,6 +53,21 @@ def register_dialects() -> list[Dialect]:
     declares nothing. Raising makes the plugin fail to load: the kernel reports it with the
     distribution's name and version and goes on without it. Two dialects with one name are an
     error naming both distributions.
+
+    Since: 0.1.
+    """
+
+
+@hookspec
+def register_hosts() -> list[HostProfile]:
+    """Declare the hosts a plugin provides (a runtime adapter declares its runtime).
+
+    Parameters: none.
+
+    Returns: a list of :class:`~hookwire.hosts.HostProfile` (name, the seams the host emits,
+    why the others are missing); ``None`` declares nothing. ``hookwire check --host NAME``
+    uses it to say "event not emitted by this host" exactly. Raising is reported as a load
+    error of the plugin.
 
     Since: 0.1.
     """
@@ -291,5 +318,5 @@ SEAM_SPECS = (
     "session_end", "approve",
 )
 AUDIT_SPECS = ("hook_invoked", "hook_result", "seam_verdict")
-KERNEL_SPECS = ("register_dialects", "register_commands")
+KERNEL_SPECS = ("register_dialects", "register_hosts", "register_commands")
 

@@ -19,8 +19,15 @@ from hookwire.dialect import ConfigResult, Dialect, HookEntry, Provenance
 from hookwire.errors import PluginError, PluginLoadError, UnknownDialectError
 from hookwire.events import CONTINUE_SEAMS, POST_SEAMS, Seam, SeamEvent, SessionInfo
 from hookwire.fold import fold
+from hookwire.hosts import REFERENCE, HostProfile
 from hookwire.verdicts import (
-    KERNEL, Answer, Decision, HookReport, Source, SourceKind, Verdict,
+    KERNEL,
+    Answer,
+    Decision,
+    HookReport,
+    Source,
+    SourceKind,
+    Verdict,
 )
 
 if TYPE_CHECKING:
@@ -149,6 +156,20 @@ class Kernel:
             version=origin.version if origin else None,
             entry_point=origin.name if origin else None,
         )
+
+    @property
+    def hosts(self) -> Mapping[str, HostProfile]:
+        """Declared host profiles by name (the reference host's included)."""
+        found: dict[str, HostProfile] = {REFERENCE.name: REFERENCE}
+        for impl in self.pm.hook.register_hosts.get_hookimpls():
+            try:
+                profiles = impl.function() or ()
+            except Exception as exc:
+                log.warning("plugin %s cannot declare its hosts: %r", impl.plugin_name, exc)
+                continue
+            for profile in profiles:
+                found[profile.name] = profile
+        return found
 
     def add_dialect(self, dialect: Dialect) -> None:
         """Register a dialect in-process (tests, embedded hosts)."""
