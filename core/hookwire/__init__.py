@@ -11,23 +11,54 @@ from pkgutil import extend_path
 __path__ = extend_path(__path__, __name__)
 
 from hookwire.dialect import (  # noqa: E402
-    ConfigProblem, ConfigResult, Dialect, EventSpec, HookEntry, Location, Provenance,
+    ConfigProblem,
+    ConfigResult,
+    Dialect,
+    EventSpec,
+    HookEntry,
+    Location,
+    Provenance,
 )
 from hookwire.errors import (  # noqa: E402
-    ConfigError, EventDataError, HookwireError, PluginError, PluginLoadError,
-    UnknownDialectError, UnknownEventError,
+    ConfigError,
+    EventDataError,
+    HookwireError,
+    PluginError,
+    PluginLoadError,
+    UnknownDialectError,
+    UnknownEventError,
 )
 from hookwire.events import (  # noqa: E402
-    ApprovalRequest, Notification, PostCompact, PreCompact, PromptSubmit, Seam, SeamEvent,
-    SessionEnd, SessionInfo, SessionStart, Stop, SubagentStart, SubagentStop, ToolFailure,
-    ToolPost, ToolPre,
+    ApprovalRequest,
+    Notification,
+    PostCompact,
+    PreCompact,
+    PromptSubmit,
+    Seam,
+    SeamEvent,
+    SessionEnd,
+    SessionInfo,
+    SessionStart,
+    Stop,
+    SubagentStart,
+    SubagentStop,
+    ToolFailure,
+    ToolPost,
+    ToolPre,
 )
 from hookwire.hookspecs import hookimpl  # noqa: E402
 from hookwire.kernel import Kernel  # noqa: E402
 from hookwire.runner import Command, Outcome, OutcomeKind  # noqa: E402
 from hookwire.session import Session  # noqa: E402
 from hookwire.verdicts import (  # noqa: E402
-    Answer, Context, Decision, Halt, HookReport, Source, SourceKind, Verdict,
+    Answer,
+    Context,
+    Decision,
+    Halt,
+    HookReport,
+    Source,
+    SourceKind,
+    Verdict,
 )
 
 __version__ = "0.1.0"

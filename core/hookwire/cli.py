@@ -14,9 +14,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwire.errors import HookwireError
+
+if TYPE_CHECKING:
+    from hookwire.kernel import Kernel
 
 EXIT_USAGE = 2
 
@@ -27,10 +30,11 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-CORE_COMMANDS = ("demo", "dialects", "fire")
+CORE_COMMANDS = ("demo", "dialects", "fire", "import", "trust", "check")
 
 
-def build_parser(*, with_plugins: bool = False) -> argparse.ArgumentParser:
+def build_parser(*, with_plugins: bool = False,
+                 kernel: Kernel | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="hookwire", description="Run Claude Code, Codex and portable-profile "
                      "hooks faithfully inside any Python agent runtime.")
     parser.add_argument("--version", action="version", version=_version())
@@ -58,16 +62,20 @@ def build_parser(*, with_plugins: bool = False) -> argparse.ArgumentParser:
     fire.add_argument("--permission-mode")
     fire.add_argument("--model")
     fire.add_argument("--compact", action="store_true", help="print the JSON on one line")
+    from hookwire._cli_config import add_commands
+
+    add_commands(sub)
     if with_plugins:
-        _plugin_commands(sub)
+        _plugin_commands(sub, kernel)
     return parser
 
 
-def _plugin_commands(sub: Any) -> None:
+def _plugin_commands(sub: Any, kernel: Kernel | None) -> None:
     """Let plugins add their subcommands (``register_commands``), each in its own boundary."""
-    from hookwire.kernel import Kernel
+    if kernel is None:
+        from hookwire.kernel import Kernel
 
-    kernel = Kernel()
+        kernel = Kernel()
     for impl in kernel.pm.hook.register_commands.get_hookimpls():
         try:
             impl.function(sub)
@@ -76,11 +84,13 @@ def _plugin_commands(sub: Any) -> None:
                 "commands of plugin %s unavailable: %r", impl.plugin_name, exc)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, kernel: Kernel | None = None) -> int:
+    """Run the command line; ``kernel`` (tests, embedding) replaces the one built from entry
+    points for plugin subcommands."""
     logging.basicConfig(format="hookwire: %(levelname)s: %(message)s", level=logging.WARNING)
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(with_plugins=first not in CORE_COMMANDS).parse_args(argv)
+    args = build_parser(with_plugins=first not in CORE_COMMANDS, kernel=kernel).parse_args(argv)
     try:
         handler = getattr(args, "handler", None)
         if handler is not None:

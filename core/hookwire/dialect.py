@@ -169,6 +169,14 @@ class Dialect:
         and output rules and the entry's failure policy. Never raises for a bad hook."""
         raise NotImplementedError
 
+    def combine(self, native: str, event: SeamEvent, session: SessionInfo,
+                results: Sequence[tuple[HookEntry, Answer]]) -> list[Answer]:
+        """Apply the harness's own rules for combining the answers of several hooks of one
+        event before the kernel folds them. ``results`` pairs each entry that ran with its
+        answer, in finish order; the answers returned are folded in the order given. The
+        default returns the answers unchanged (the generic fold decides)."""
+        return [answer for _, answer in results]
+
     def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
         """Build the seam event for ``native`` from fields spelled as this dialect spells them
         (what ``hookwire fire --data`` receives). Raises

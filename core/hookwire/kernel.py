@@ -22,6 +22,7 @@ from hookwire.fold import fold
 from hookwire.hosts import REFERENCE, HostProfile
 from hookwire.verdicts import (
     KERNEL,
+    plain_verdict,
     Answer,
     Decision,
     HookReport,
@@ -89,9 +90,12 @@ class Kernel:
         self._index: dict[Seam, tuple[_Group, ...]] = {}
         self._impls: dict[Seam, tuple[Any, ...]] = {}
         self._audit = False
-        #: Called for each hook about to run; an Answer returned instead of ``None`` is used in
-        #: place of running it (the trust tier of issue #6 plugs in here).
-        self.trust_gate: Callable[[HookEntry, Seam], Answer | None] | None = None
+        #: Called for each hook about to run (the trust tier, :mod:`hookwire.trust`, plugs in
+        #: here). ``None``: run it. An Answer: do not run it, use the Answer. A callable: run
+        #: it only through that check, which gets the built :class:`~hookwire.Command` and
+        #: returns the Command to run (e.g. rewritten to a verified private copy) or an Answer
+        #: to use instead; a check that raises runs nothing.
+        self.trust_gate: Callable[[HookEntry, Seam], TrustDecision] | None = None
         if load_entry_points:
             self._load_entry_points()
         for plugin in plugins:
@@ -281,8 +285,7 @@ class Kernel:
         original = getattr(event, "tool_input", None) if seam in _INPUT_SEAMS else None
         if not selected and not impls:
             # the hot path: nothing to run (no hook matched, no plugin implements the seam)
-            verdict = (Verdict(seam=seam, original_input=original, effective_input=original)
-                       if original is not None else _EMPTY[seam])
+            verdict = plain_verdict(seam, original) if original is not None else _EMPTY[seam]
             if self._audit:
                 self._audit_call("seam_verdict", event=event, session=session, verdict=verdict)
             return verdict
@@ -309,13 +312,16 @@ class Kernel:
 
     async def _run_hooks(self, selected: list[tuple[_Group, list[HookEntry]]], event: SeamEvent,
                          session: Session, reports: list[HookReport]) -> list[Answer]:
-        """Run the selected external hooks; answers come back in finish order."""
+        """Run the selected external hooks; answers come back in finish order, as each
+        dialect's ``combine`` arranged them."""
         if not selected:
             return []
-        done: list[tuple[Answer, HookReport]] = []
+        done: list[tuple[_Group, HookEntry, Answer, HookReport]] = []
 
         async def one(group: _Group, entry: HookEntry) -> None:
-            done.append(await self._run_hook(group.dialect, group.native, entry, event, session))
+            answer, report = await self._run_hook(group.dialect, group.native, entry, event,
+                                                  session)
+            done.append((group, entry, answer, report))
 
         async def serial(group: _Group, entries: list[HookEntry]) -> None:
             for entry in entries:
@@ -341,14 +347,30 @@ class Kernel:
                             tg.start_soon(one, group, entry)
                     else:
                         tg.start_soon(serial, group, entries)
-        reports.extend(r for _, r in done)
-        return [a for a, _ in done]
+        reports.extend(r for *_, r in done)
+        # Each dialect combines its own answers (Dialect.combine); groups keep finish order.
+        last = {id(g): i for i, (g, *_) in enumerate(done)}
+        answers: list[Answer] = []
+        for group, _ in sorted(selected, key=lambda s: last.get(id(s[0]), -1)):
+            results = [(e, a) for g, e, a, _ in done if g is group]
+            if not results:
+                continue
+            try:
+                answers.extend(group.dialect.combine(group.native, event, session.info,
+                                                     results))
+            except Exception:  # a dialect bug must not crash the host
+                log.exception("dialect %s cannot combine answers", group.dialect.name)
+                answers.extend(a for _, a in results)
+        return answers
 
     async def _run_hook(self, dialect: Dialect, native: str, entry: HookEntry,
                         event: SeamEvent, session: Session) -> tuple[Answer, HookReport]:
         source = Source(kind=SourceKind.HOOK, name=entry.display, dialect=dialect.name,
                         event=native)
         gate = self.trust_gate(entry, event.seam) if self.trust_gate is not None else None
+        check = None
+        if gate is not None and not isinstance(gate, Answer):
+            check, gate = gate, None  # a trusted hook: its command is checked once it is built
         if gate is not None:
             report = HookReport(dialect=dialect.name, event=native, command=entry.display,
                                 outcome="untrusted", decision=gate.decision,
@@ -365,6 +387,18 @@ class Kernel:
             return Answer(diagnostics=(diag,), source=source), HookReport(
                 dialect=dialect.name, event=native, command=entry.display,
                 outcome="error", diagnostics=(diag,))
+        if check is not None:
+            try:
+                checked = check(command)
+            except Exception as exc:  # fail closed: a check that cannot decide runs nothing
+                log.exception("trust check of %s failed", entry)
+                checked = Answer(diagnostics=(f"trust check failed: {exc!r}",))
+            if isinstance(checked, Answer):
+                return attrs.evolve(checked, source=source), HookReport(
+                    dialect=dialect.name, event=native, command=entry.display,
+                    outcome="untrusted", decision=checked.decision,
+                    diagnostics=checked.diagnostics, trusted=False)
+            command = checked
         invocation = Invocation(id=next_id(), seam=event.seam, source=source,
                                 session_id=session.info.session_id, native_event=native,
                                 entry=entry, command=command)
@@ -435,6 +469,9 @@ class Kernel:
 
 
 _EMPTY = {seam: Verdict(seam=seam) for seam in Seam}
+
+#: What :attr:`Kernel.trust_gate` returns.
+TrustDecision = Answer | Callable[[runner.Command], "runner.Command | Answer"] | None
 
 
 def _stops_chain(seam: Seam, answer: Answer) -> bool:

@@ -246,6 +246,23 @@ class Verdict:
         return out
 
 
+_PLAIN = Verdict(seam=Seam.TOOL_PRE).__dict__.copy()
+
+
+def plain_verdict(seam: Seam, original_input: Mapping[str, Any] | None) -> Verdict:
+    """``Verdict(seam=seam, original_input=x, effective_input=x)``, built in half the time.
+
+    The kernel's no-match path answers with this on every dispatch that runs nothing; filling
+    the instance's ``__dict__`` from a template skips attrs' field-by-field frozen setattr.
+    """
+    verdict: Verdict = object.__new__(Verdict)
+    fields = verdict.__dict__
+    fields.update(_PLAIN)
+    fields["seam"] = seam
+    fields["original_input"] = fields["effective_input"] = original_input
+    return verdict
+
+
 def _source_json(source: Source) -> dict[str, Any]:
     return {
         "kind": source.kind.value,

@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
-from hookwire.reference.model import Message, ModelTurn, ScriptedModel, ToolCall, TransientModelError
+from hookwire.reference.model import (
+    Message,
+    ModelTurn,
+    ScriptedModel,
+    ToolCall,
+    TransientModelError,
+)
 from hookwire.reference.tools import Tool, ToolContext, ToolError, default_tools
 from hookwire.verdicts import Decision, Halt, Verdict
 

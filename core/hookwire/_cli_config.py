@@ -1,0 +1,271 @@
+"""The ``import``, ``trust`` and ``check`` subcommands (hooks files, import and trust)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``import``, ``trust`` and ``check`` to the ``hookwire`` subparsers."""
+    imp = sub.add_parser("import", help="translate a foreign hooks config (claude, codex) into "
+                                        "the project's .hookwire/hooks.yaml, with a report")
+    imp.add_argument("dialect", help="the foreign config's dialect: claude or codex")
+    imp.add_argument("path", nargs="?", type=Path,
+                     help="the file to import (default: .claude/settings.json or "
+                          ".codex/hooks.json in the project)")
+    imp.add_argument("--host", default="reference",
+                     help="warn about events this host does not emit (default: reference)")
+    imp.set_defaults(handler=cmd_import)
+
+    tr = sub.add_parser("trust", help="list hooks waiting for approval; approve them by id or "
+                                      "--all; --revoke approvals")
+    tr.add_argument("ids", nargs="*", metavar="ID", help="hook ids (or unique prefixes)")
+    tr.add_argument("--all", action="store_true", help="every pending or changed hook "
+                                                       "(with --revoke: every record)")
+    tr.add_argument("--revoke", action="store_true", help="remove the approval of these hooks")
+    tr.set_defaults(handler=cmd_trust)
+
+    ck = sub.add_parser("check", help="say, for every configured hook, whether it runs for a "
+                                      "host: runs / untrusted / not emitted / invalid")
+    ck.add_argument("--host", default="reference", help="the host to check for "
+                                                        "(default: reference)")
+    ck.set_defaults(handler=cmd_check)
+
+
+# -- shared -------------------------------------------------------------------------------------
+
+
+def _kernel() -> Any:
+    from hookwire.kernel import Kernel
+
+    return Kernel()
+
+
+def _host(kernel: Any, name: str) -> Any:
+    from hookwire.errors import HookwireError
+
+    hosts = kernel.hosts
+    if name not in hosts:
+        raise HookwireError(f"unknown host {name!r} (declared: {', '.join(sorted(hosts))})")
+    return hosts[name]
+
+
+def _load() -> Any:
+    from hookwire.config import load
+
+    return load(os.getcwd())
+
+
+def _print_file_errors(exc: Any) -> int:
+    for err in getattr(exc, "errors", (exc,)):
+        print(f"invalid     {err.file}:{err.line or '?'}  {err.message}"
+              + (f" (event {err.event})" if err.event else "")
+              + (f" [{err.entry}]" if err.entry else ""))
+    sys.stderr.write("hookwire: error: a hooks file is invalid\n")
+    return EXIT_USAGE
+
+
+def _where(file: str | None, line: int | None) -> str:
+    if file is None:
+        return "<memory>"
+    try:
+        shown = os.path.relpath(file)
+        if shown.startswith(".." + os.sep + ".."):
+            shown = file
+    except ValueError:
+        shown = file
+    return f"{shown}:{line or '?'}"
+
+
+def _what(entry: Any) -> str:
+    matcher = f" [{entry.matcher}]" if entry.matcher else ""
+    return f"{entry.dialect}:{entry.event}{matcher}  `{entry.display}`"
+
+
+def _pin_now(kernel: Any, entry: Any, root: str) -> Any:
+    from hookwire import trust
+
+    command = trust.sample_command(entry, kernel.dialect(entry.dialect), project_dir=root)
+    return trust.resolve(command)[0]
+
+
+# -- check --------------------------------------------------------------------------------------
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from hookwire import trust
+    from hookwire.config import ConfigFileError, collect
+
+    kernel = _kernel()
+    host = _host(kernel, args.host)
+    try:
+        config = _load()
+    except ConfigFileError as exc:
+        return _print_file_errors(exc)
+    if not config.files:
+        print("no hooks files: neither the global file nor a project .hookwire/hooks.yaml "
+              "exists")
+        return EXIT_OK
+    found = collect(kernel, config)
+    store = trust.TrustStore()
+    root = config.project_root or os.getcwd()
+    counts = {"runs": 0, "untrusted": 0, "not emitted": 0, "invalid": 0}
+    for item in found.items:
+        where = _where(item.file, item.line)
+        if item.entry is None:
+            counts["invalid"] += 1
+            ev = f"{item.dialect}:{item.event}  " if item.event else ""
+            print(f"invalid     {where}  {ev}— {item.problem}")
+            continue
+        entry = item.entry
+        spec = kernel.dialect(entry.dialect).events.get(entry.event)
+        detail = entry.provenance.value
+        if spec is None or spec.seam is None:
+            status = "not emitted"
+            detail = f"hookwire has no seam for {entry.dialect} event {entry.event}"
+        elif not host.emits(spec.seam):
+            status = "not emitted"
+            why = host.missing.get(spec.seam)
+            detail = f"host {host.name} does not emit {spec.seam.value}" + (
+                f": {why}" if why else "")
+        elif trust.needs_trust(entry):
+            pin = _pin_now(kernel, entry, root)
+            state = trust.state_of(entry, store, pin)
+            rid = trust.hook_id(entry)
+            if state == trust.TrustState.TRUSTED:
+                status, detail = "runs", f"{detail}, trusted, id {rid}"
+            elif state == trust.TrustState.CHANGED:
+                record = store.get(rid)
+                assert record is not None
+                status = "untrusted"
+                detail = (f"{detail}, {trust.difference(record.pin, pin)}; "
+                          f"re-approve with `hookwire trust {rid}`")
+            else:
+                status = "untrusted"
+                detail = f"{detail}, pending approval: `hookwire trust {rid}`"
+        else:
+            status = "runs"
+        counts[status] += 1
+        print(f"{status:<11} {where}  {_what(entry)}  ({detail})")
+    for problem in found.warnings:
+        print(f"warning     {_where(problem.location.file, problem.location.line)}  "
+              f"{problem.message}")
+    print(f"{sum(counts.values())} hooks for host {host.name}: "
+          + ", ".join(f"{n} {k}" for k, n in counts.items()))
+    return EXIT_PROBLEMS if counts["invalid"] else EXIT_OK
+
+
+# -- trust --------------------------------------------------------------------------------------
+
+
+def cmd_trust(args: argparse.Namespace) -> int:
+    from hookwire import trust
+    from hookwire.config import ConfigFileError, collect
+    from hookwire.errors import HookwireError
+
+    store = trust.TrustStore()
+    if args.revoke:
+        ids = list(store.records) if args.all else args.ids
+        if not ids:
+            raise HookwireError("--revoke needs hook ids or --all")
+        for rid in ids:
+            match = _unique(rid, store.records)
+            record = store.records[match]
+            store.remove(match)
+            print(f"revoked   {match}  {record.dialect}:{record.event}  `{record.command}`")
+        return EXIT_OK
+    kernel = _kernel()
+    try:
+        config = _load()
+    except ConfigFileError as exc:
+        return _print_file_errors(exc)
+    root = config.project_root or os.getcwd()
+    gated: dict[str, tuple[Any, Any, str]] = {}
+    for entry in collect(kernel, config).entries:
+        if trust.needs_trust(entry):
+            pin = _pin_now(kernel, entry, root)
+            gated.setdefault(trust.hook_id(entry),
+                             (entry, pin, trust.state_of(entry, store, pin)))
+    if not args.ids and not args.all:
+        waiting = {k: v for k, v in gated.items() if v[2] != trust.TrustState.TRUSTED}
+        for rid, (entry, pin, state) in gated.items():
+            source = entry.options.get("source") or entry.provenance.value
+            print(f"{state:<8} {rid}  {_what(entry)}\n"
+                  f"         source {source}, {_where(entry.location.file, entry.location.line)}"
+                  f"; runs {pin.path or '(nothing pinned: ' + str(pin.note) + ')'}"
+                  + (f" via {pin.interpreter}" if pin.interpreter else ""))
+        if waiting:
+            print(f"{len(waiting)} hook(s) wait for approval: `hookwire trust ID ...` or "
+                  "`hookwire trust --all`")
+        else:
+            print("nothing waits for approval")
+        return EXIT_OK
+    chosen = [rid for rid, v in gated.items() if v[2] != trust.TrustState.TRUSTED] \
+        if args.all else [_unique(i, gated) for i in args.ids]
+    for rid in chosen:
+        entry, pin, _ = gated[rid]
+        source = entry.options.get("source") or entry.provenance.value
+        trust.approve(entry, store, pin, source=source)
+        pinned = f"{pin.path} {pin.digest[:19]}" if pin.path and pin.digest else (
+            f"command text only ({pin.note})")
+        print(f"trusted   {rid}  {_what(entry)}  pins {pinned}")
+    if not chosen:
+        print("nothing waits for approval")
+    return EXIT_OK
+
+
+def _unique(prefix: str, ids: Any) -> str:
+    from hookwire.errors import HookwireError
+
+    if prefix in ids:
+        return prefix
+    found = [i for i in ids if i.startswith(prefix)] if len(prefix) >= 4 else []
+    if len(found) != 1:
+        what = "is ambiguous" if found else "matches no configured hook"
+        raise HookwireError(f"hook id {prefix!r} {what} (see `hookwire trust`)")
+    return str(found[0])
+
+
+# -- import -------------------------------------------------------------------------------------
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from hookwire.config import find_project_file
+    from hookwire.config.importer import DEFAULT_PATHS, translate
+    from hookwire.config.writer import append_entries, existing_keys
+    from hookwire.errors import ConfigError, HookwireError
+
+    kernel = _kernel()
+    kernel.dialect(args.dialect)  # UnknownDialectError lists the installed ones
+    host = _host(kernel, args.host)
+    project = find_project_file(os.getcwd())
+    root = project.parent.parent if project is not None else Path(os.getcwd())
+    path: Path | None = args.path
+    if path is None:
+        if args.dialect not in DEFAULT_PATHS:
+            raise HookwireError(f"give the path of the {args.dialect} config to import")
+        path = root / DEFAULT_PATHS[args.dialect]
+    if not path.is_file():
+        raise ConfigError("no such config file", file=str(path))
+    target = root / ".hookwire" / "hooks.yaml"
+    result = translate(kernel, args.dialect, path, host=host, present=existing_keys(target))
+    for row in result.rows:
+        print(row.render())
+    added = append_entries(target, result.entries,
+                           comment=f"imported from {_where(str(path), None)[:-2]} by "
+                                   f"`hookwire import {args.dialect}`")
+    counts: dict[str, int] = {}
+    for row in result.rows:
+        counts[row.status] = counts.get(row.status, 0) + 1
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items()) or "no hooks found"
+    print(f"{summary}; {added} entr{'y' if added == 1 else 'ies'} written to "
+          f"{_where(str(target), None)[:-2]}")
+    if added:
+        print("imported hooks run only once approved: review them with `hookwire trust`")
+    return EXIT_OK

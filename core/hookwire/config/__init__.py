@@ -1,0 +1,62 @@
+"""hookwire's own hooks files: loading, layering, importing foreign configs.
+
+``install(kernel)`` is what a host calls: it loads the global and project files, adds every
+hook (own entries and live sources) to the kernel in order, and puts the trust gate on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hookwire.config.collect import Collected, Item, collect
+from hookwire.config.loader import (
+    ConfigFileError,
+    find_project_file,
+    global_file,
+    load,
+    load_file,
+    load_text,
+    user_dir,
+)
+from hookwire.config.model import Config, HookSpec, HooksFile, LoadedFile, Scope, SourceSpec
+from hookwire.errors import ConfigError
+
+log = logging.getLogger("hookwire.config")
+
+
+def install(kernel: Any, cwd: str | Path | None = None, env: Mapping[str, str] | None = None,
+            store: Any = None) -> Collected:
+    """Load the hooks files that apply in ``cwd``, add their hooks to ``kernel`` and install
+    the trust gate (``store``: a :class:`~hookwire.trust.TrustStore`, default the user's).
+
+    Raises :class:`ConfigFileError` when a hooks file or one of its own entries is invalid;
+    problems of foreign sources are logged and those hooks left out, as their harness does.
+    """
+    from hookwire import trust
+
+    env = os.environ if env is None else env
+    config = load(cwd, env)
+    found = collect(kernel, config)
+    own = {f.path for f in config.files}
+    broken = [i for i in found.invalid if i.file in own]
+    if broken:
+        raise ConfigFileError(ConfigError(i.problem or "invalid", file=i.file, line=i.line,
+                                          event=i.event) for i in broken)
+    for item in found.invalid:
+        log.warning("%s:%s: %s (hook left out)", item.file, item.line, item.problem)
+    for problem in found.warnings:
+        log.warning("%s", problem)
+    kernel.add_hooks(found.entries)
+    trust.install(kernel, store if store is not None else trust.TrustStore(env=env))
+    return found
+
+
+__all__ = [
+    "Collected", "Config", "ConfigFileError", "HookSpec", "HooksFile", "Item", "LoadedFile",
+    "Scope", "SourceSpec", "collect", "find_project_file", "global_file", "install", "load",
+    "load_file", "load_text", "user_dir",
+]

@@ -1,0 +1,128 @@
+"""Writing entries into a hooks file through ruamel's round trip.
+
+Existing comments, key order, quoting and indentation survive; new entries are appended to
+``hooks`` (created when missing). Entries already present (same dialect, event, matcher,
+command and source) are not added again, so importing twice does not duplicate anything.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.util import load_yaml_guess_indent
+
+from hookwire.config.loader import ConfigFileError, load_text, parse, yaml_rt
+from hookwire.config.model import Scope
+from hookwire.errors import ConfigError
+
+HEADER = ("hookwire hooks file (see docs/config.md). Own entries are argv-only;\n"
+          "`source: imported:...` entries run only once approved with `hookwire trust`.")
+_KEY_ORDER = ("dialect", "event", "matcher", "type", "command", "timeout", "onFailure", "async",
+              "options", "source")
+
+
+def entry_key(entry: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What makes two written entries the same hook."""
+    command = entry.get("command")
+    return (entry.get("dialect"), entry.get("event"), entry.get("matcher"),
+            tuple(command) if isinstance(command, list) else command, entry.get("source"))
+
+
+def existing_keys(path: Path) -> set[tuple[Any, ...]]:
+    """The keys of the entries a hooks file already holds (empty when it does not exist)."""
+    if not path.is_file():
+        return set()
+    data = parse(path.read_text(encoding="utf-8"), str(path))
+    hooks = data.get("hooks") if isinstance(data, Mapping) else None
+    if not isinstance(hooks, list):
+        return set()
+    return {entry_key(h) for h in hooks if isinstance(h, Mapping)}
+
+
+def _node(entry: Mapping[str, Any]) -> CommentedMap:
+    node = CommentedMap()
+    for key in sorted(entry, key=lambda k: _KEY_ORDER.index(k) if k in _KEY_ORDER else 99):
+        value = entry[key]
+        if key == "command":
+            seq = CommentedSeq(value)
+            seq.fa.set_flow_style()
+            value = seq
+        elif isinstance(value, Mapping):
+            value = CommentedMap(value)
+        node[key] = value
+    return node
+
+
+def append_entries(path: str | Path, entries: Iterable[Mapping[str, Any]], *,
+                   comment: str | None = None) -> int:
+    """Append ``entries`` not already in the file at ``path`` (created with a header when
+    missing); returns how many were added. The result is validated before it replaces the
+    file, so a file that loaded still loads."""
+    path = Path(path)
+    yaml = yaml_rt()
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    if text.strip():
+        parse(text, str(path))  # a clean ConfigFileError for a broken file
+        data, indent, block_seq_indent = load_yaml_guess_indent(text)
+        yaml.indent(mapping=indent or 2, sequence=(indent or 2) + (block_seq_indent or 0),
+                    offset=block_seq_indent or 0)
+    else:
+        data = None
+        yaml.indent(mapping=2, sequence=4, offset=2)
+    if data is None:
+        data = CommentedMap()
+        data["version"] = 1
+        data.yaml_set_start_comment(HEADER)
+    if not isinstance(data, CommentedMap):
+        raise ConfigFileError([ConfigError("a hooks file must be a mapping", file=str(path),
+                                           line=1)])
+    hooks = data.get("hooks")
+    if hooks is None:
+        hooks = data["hooks"] = CommentedSeq()
+    if not isinstance(hooks, CommentedSeq):
+        raise ConfigFileError([ConfigError("`hooks` must be a list @ $.hooks", file=str(path),
+                                           line=1)])
+    seen = {entry_key(h) for h in hooks if isinstance(h, Mapping)}
+    added = 0
+    for entry in entries:
+        key = entry_key(entry)
+        if key in seen:
+            continue
+        seen.add(key)
+        hooks.append(_node(entry))
+        if added == 0 and comment:
+            hooks.yaml_set_comment_before_after_key(len(hooks) - 1, before=comment,
+                                                    indent=_seq_indent(yaml))
+        added += 1
+    if not added:
+        return 0
+    import io
+
+    buf = io.StringIO()
+    yaml.dump(data, buf)
+    out = buf.getvalue()
+    load_text(out, file=str(path), scope=Scope.PROJECT)  # never write a file that won't load
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hooks-", suffix=".yaml")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(out)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return added
+
+
+def _seq_indent(yaml: Any) -> int:
+    return int(getattr(yaml, "sequence_dash_offset", 0) or 0)

@@ -1,0 +1,480 @@
+"""The trust tier: which external hooks may run, pinned by content, checked without a race.
+
+Trust attaches to an entry's provenance, never to the file it sits in. Hooks the user or the
+project wrote (and managed settings) run. Hooks that were *imported*, are *read live* from a
+foreign config, or come *bundled with a plugin* run only when the user approved them with
+``hookwire trust``, which stores a record in ``trust.json`` in the user's hookwire config
+directory (see :func:`hookwire.config.loader.user_dir`). A record pins:
+
+* the hook's identity — dialect, event, matcher and the exact command text or argv (its hash
+  is the hook's id, so an edited command is a new, pending hook);
+* the resolved path of the file that runs (the executable, or the script an interpreter runs);
+* the SHA-256 of that file's content.
+
+States: ``pending`` (no record), ``trusted`` (record and file agree), ``changed`` (the file's
+path or content differs from the record: it does not run, and is pending approval again).
+
+At run time the gate does not check a path and then run it (the file could be swapped in
+between). It reads the file once through one descriptor, hashes exactly those bytes, and runs a
+private read-only copy of them from a directory only this process writes to; the command is
+rewritten to that copy. What runs is therefore exactly what was approved.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import logging
+import os
+import shlex
+import shutil
+import stat
+import tempfile
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from hookwire.config import _shellwords
+from hookwire.config.loader import user_dir
+from hookwire.dialect import HookEntry, Provenance
+from hookwire.events import CONTINUE_SEAMS, EVENT_TYPES, Seam, SessionInfo
+from hookwire.runner import Command
+from hookwire.verdicts import Answer, Decision
+
+log = logging.getLogger("hookwire.trust")
+
+TRUST_FILE = "trust.json"
+#: Provenances that run only with a trust record.
+GATED = frozenset({Provenance.IMPORTED, Provenance.LIVE, Provenance.PLUGIN})
+#: Programs whose first operand is the file that really runs (its content is pinned instead).
+INTERPRETERS = frozenset({
+    "sh", "bash", "dash", "zsh", "ksh", "fish", "python", "python3", "pypy3", "node", "deno",
+    "bun", "ruby", "perl", "php", "lua", "Rscript", "tsx", "ts-node",
+})
+#: Interpreter options after which there is no script file (inline code or a module).
+_INLINE = frozenset({"-c", "-e", "-m", "--eval", "-p", "--print", "-E"})
+_MAX_SIZE = 64 * 1024 * 1024
+
+
+class TrustState:
+    """The trust states of a hook (plain strings, for printing and JSON)."""
+
+    AUTHORED = "authored"  #: user-, project- or admin-authored: runs without a record
+    PENDING = "pending"    #: gated, never approved (or revoked)
+    TRUSTED = "trusted"    #: approved, and the pinned file is unchanged
+    CHANGED = "changed"    #: approved, but the pinned file's path or content changed
+
+
+def needs_trust(entry: HookEntry) -> bool:
+    """Whether ``entry`` runs only with a trust record (by provenance, never by file)."""
+    return entry.provenance in GATED
+
+
+def _canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
+
+
+def identity(entry: HookEntry) -> dict[str, Any]:
+    """What a record pins besides the file: dialect, event, matcher and the command as written
+    (shell text and an argv with the same words are different hooks)."""
+    command: Any = entry.command if isinstance(entry.command, str) else list(entry.command)
+    return {"dialect": entry.dialect, "event": entry.event, "matcher": entry.matcher,
+            "command": command, "form": "shell" if isinstance(entry.command, str) else "argv"}
+
+
+def command_hash(entry: HookEntry) -> str:
+    """``sha256:<hex>`` of the entry's identity."""
+    return "sha256:" + hashlib.sha256(_canonical(identity(entry))).hexdigest()
+
+
+def hook_id(entry: HookEntry) -> str:
+    """The short id ``hookwire trust`` shows and takes (12 hex digits of the command hash)."""
+    return command_hash(entry)[7:19]
+
+
+# -- resolving what runs ------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class Pin:
+    """The file a command runs: ``path`` (resolved, symlinks followed) and its content
+    ``digest``; ``interpreter`` when ``path`` is a script run by one; ``index`` is the argv
+    position naming it. ``path is None`` when nothing can be pinned, and ``note`` says why."""
+
+    path: str | None = None
+    digest: str | None = None
+    interpreter: str | None = None
+    index: int | None = None
+    note: str | None = None
+
+    def same(self, other: Pin) -> bool:
+        return (self.path, self.digest, self.interpreter) == (
+            other.path, other.digest, other.interpreter)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "digest": self.digest, "interpreter": self.interpreter,
+                "note": self.note}
+
+
+def command_argv(command: Command) -> tuple[list[str] | None, str | None]:
+    """The argv a Command runs: its argv, or its shell text split exactly with the command's
+    own environment (``None`` and the reason when the text needs a shell)."""
+    if command.argv is not None:
+        return list(command.argv), None
+    env = command.env if command.env is not None else os.environ
+    try:
+        words = _shellwords.split(command.shell or "", env.get)
+    except _shellwords.Unsafe as exc:
+        return None, f"shell text that needs a shell ({exc}): only the text is pinned"
+    if not words:
+        return None, "empty command"
+    return words, None
+
+
+def _which(name: str, command: Command) -> str | None:
+    env = command.env if command.env is not None else os.environ
+    cwd = command.cwd or os.getcwd()
+    if "/" in name:
+        path = os.path.join(cwd, name)
+        return path if os.path.exists(path) else None
+    return shutil.which(name, path=env.get("PATH", os.defpath))
+
+
+def _target(argv: Sequence[str], command: Command,
+            offset: int = 0) -> tuple[str | None, str | None, int, str]:
+    """(file that runs, its interpreter or None, argv index of the file, note); reads nothing."""
+    exe = _which(argv[0], command)
+    if exe is None:
+        return None, None, offset, f"{argv[0]!r} not found"
+    real = os.path.realpath(exe)
+    names = {os.path.basename(argv[0]).rstrip("0123456789."),
+             os.path.basename(real).rstrip("0123456789.")}
+    if "env" in names:  # env [-opts] [NAME=value ...] program args: pin the program
+        for i in range(1, len(argv)):
+            if not (argv[i].startswith("-") or "=" in argv[i]):
+                return _target(argv[i:], command, offset + i)
+        return real, None, offset, ""
+    if names & INTERPRETERS:
+        for i in range(1, len(argv)):
+            arg = argv[i]
+            if arg in _INLINE:
+                break
+            if arg.startswith("-"):
+                continue
+            script = os.path.join(command.cwd or os.getcwd(), arg)
+            if os.path.isfile(script):
+                return os.path.realpath(script), real, offset + i, ""
+            break
+    return real, None, offset, ""
+
+
+def _read(path: str) -> bytes:
+    """The bytes of a regular file, read through one descriptor (no second lookup)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{path} is not a regular file")
+        if info.st_size > _MAX_SIZE:
+            raise OSError(f"{path} is larger than {_MAX_SIZE} bytes")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def digest_of(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def resolve(command: Command) -> tuple[Pin, bytes | None]:
+    """What ``command`` runs, pinned, with the exact bytes that were hashed."""
+    argv, why = command_argv(command)
+    if argv is None:
+        return Pin(note=why), None
+    path, interp, index, note = _target(argv, command)
+    if path is None:
+        return Pin(note=note), None
+    try:
+        data = _read(path)
+    except OSError as exc:
+        return Pin(path=path, interpreter=interp, index=index,
+                   note=f"cannot read: {exc.strerror or exc}"), None
+    return Pin(path=path, digest=digest_of(data), interpreter=interp, index=index), data
+
+
+# -- records --------------------------------------------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class Record:
+    """One approval: the hook's ``id``, its ``command_hash``, the ``pin`` and what the user saw
+    when approving (``dialect``, ``event``, ``command``, ``source``, ``approved``)."""
+
+    id: str
+    command_hash: str
+    pin: Pin
+    dialect: str
+    event: str
+    command: str
+    source: str = ""
+    approved: str = ""
+
+
+class TrustStore:
+    """The user's ``trust.json`` (re-read when it changes on disk, written atomically, 0600)."""
+
+    def __init__(self, path: str | Path | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.path = Path(path) if path is not None else user_dir(env) / TRUST_FILE
+        self._records: dict[str, Record] = {}
+        self._stamp: tuple[int, int] | None = None
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            st = self.path.stat()
+        except OSError:
+            self._records, self._stamp = {}, None
+            return
+        stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == self._stamp:
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            records = {}
+            for rid, raw in (data.get("records") or {}).items():
+                pin = Pin(**{k: raw["pin"].get(k) for k in ("path", "digest", "interpreter",
+                                                             "note")})
+                records[rid] = Record(id=rid, command_hash=raw["command_hash"], pin=pin,
+                                      dialect=raw.get("dialect", ""),
+                                      event=raw.get("event", ""),
+                                      command=raw.get("command", ""),
+                                      source=raw.get("source", ""),
+                                      approved=raw.get("approved", ""))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            # an unreadable store trusts nothing (fail closed) and says so
+            log.warning("cannot read trust records %s: %r; no imported hook is trusted",
+                        self.path, exc)
+            records = {}
+        self._records, self._stamp = records, stamp
+
+    def get(self, rid: str) -> Record | None:
+        self._load()
+        return self._records.get(rid)
+
+    @property
+    def records(self) -> Mapping[str, Record]:
+        self._load()
+        return dict(self._records)
+
+    def put(self, record: Record) -> None:
+        self._load()
+        self._records[record.id] = record
+        self._save()
+
+    def remove(self, rid: str) -> bool:
+        self._load()
+        found = self._records.pop(rid, None) is not None
+        if found:
+            self._save()
+        return found
+
+    def _save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"version": 1, "records": {
+            rid: {**attrs.asdict(r, filter=lambda a, _: a.name not in ("id", "pin")),
+                  "pin": r.pin.to_json()}
+            for rid, r in sorted(self._records.items())}}
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".trust-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, indent=2, ensure_ascii=False)
+                fh.write("\n")
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        self._stamp = None
+        self._load()
+
+
+# -- what a hook would run, outside a session ----------------------------------------------------
+
+
+def sample_command(entry: HookEntry, dialect: Any, *, project_dir: str) -> Command:
+    """The Command ``entry`` would run in a session started in ``project_dir`` (what
+    ``hookwire trust`` and ``check`` pin and compare). Falls back to the entry's own command
+    when the dialect cannot build one outside a real event."""
+    info = SessionInfo(session_id="hookwire-trust", cwd=project_dir, project_dir=project_dir)
+    spec = dialect.events.get(entry.event)
+    if spec is not None and spec.seam is not None:
+        cls = EVENT_TYPES[spec.seam]
+        fields = {a.name: ("" if a.type in ("str", str) else {})
+                  for a in attrs.fields(cls) if a.default is attrs.NOTHING}
+        try:
+            return dialect.command(entry, cls(**fields), entry.event, info)  # type: ignore[no-any-return]
+        except Exception as exc:
+            log.debug("dialect %s cannot build a sample command: %r", dialect.name, exc)
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": project_dir}
+    if isinstance(entry.command, str):
+        text = entry.command.replace("${CLAUDE_PROJECT_DIR}", project_dir)
+        return Command(shell=text, env=env, cwd=project_dir)
+    return Command(argv=tuple(a.replace("${CLAUDE_PROJECT_DIR}", project_dir)
+                              for a in entry.command), env=env, cwd=project_dir)
+
+
+def state_of(entry: HookEntry, store: TrustStore, current: Pin) -> str:
+    """The trust state of ``entry`` given what its command resolves to now."""
+    if not needs_trust(entry):
+        return TrustState.AUTHORED
+    record = store.get(hook_id(entry))
+    if record is None or record.command_hash != command_hash(entry):
+        return TrustState.PENDING
+    return TrustState.TRUSTED if record.pin.same(current) else TrustState.CHANGED
+
+
+def approve(entry: HookEntry, store: TrustStore, current: Pin, *, source: str = "") -> Record:
+    """Record ``entry`` as trusted with the file it resolves to now."""
+    record = Record(id=hook_id(entry), command_hash=command_hash(entry), pin=current,
+                    dialect=entry.dialect, event=entry.event, command=entry.display,
+                    source=source or entry.provenance.value,
+                    approved=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+    store.put(record)
+    return record
+
+
+# -- the run-time gate -----------------------------------------------------------------------------
+
+
+def describe(entry: HookEntry) -> str:
+    where = ""
+    if entry.location.file:
+        where = f" from {entry.location.file}" + (
+            f":{entry.location.line}" if entry.location.line else "")
+    return (f"{entry.dialect}:{entry.event} hook `{entry.display}` "
+            f"({entry.provenance.value}{where}, id {hook_id(entry)})")
+
+
+class TrustGate:
+    """The kernel's ``trust_gate``: ``kernel.trust_gate = TrustGate(kernel)``.
+
+    Authored hooks pass untouched. A gated hook without a record is refused; with one, the
+    kernel hands its built Command to a check that verifies the pinned file and rewrites the
+    command to a private, read-only copy of the verified bytes.
+    """
+
+    def __init__(self, kernel: Any, store: TrustStore | None = None,
+                 private_dir: str | None = None) -> None:
+        self.kernel = kernel
+        self.store = store if store is not None else TrustStore()
+        self._dir = private_dir
+        self._warned: set[str] = set()
+
+    def __call__(self, entry: HookEntry, seam: Seam) -> Answer | Callable[..., Any] | None:
+        if not needs_trust(entry):
+            return None
+        record = self.store.get(hook_id(entry))
+        if record is None or record.command_hash != command_hash(entry):
+            return self.refuse(entry, seam, "it was never approved (pending)")
+
+        def check(command: Command) -> Command | Answer:
+            return self.verified(entry, seam, record, command)
+        return check
+
+    def refuse(self, entry: HookEntry, seam: Seam, why: str) -> Answer:
+        """Deny on a blocking event, skip with a warning on an advisory one."""
+        rid = hook_id(entry)
+        text = (f"untrusted {describe(entry)} was not run: {why}; "
+                f"approve it with `hookwire trust {rid}`")
+        spec = None
+        try:
+            spec = self.kernel.dialect(entry.dialect).events.get(entry.event)
+        except Exception:
+            pass
+        if rid not in self._warned:
+            self._warned.add(rid)
+            log.warning("%s", text)
+        # On stop seams a block would mean "keep the agent going": never do that for a hook
+        # that did not run.
+        if spec is not None and spec.can_block and seam not in CONTINUE_SEAMS:
+            decision = Decision.DENY if seam in (Seam.TOOL_PRE, Seam.APPROVE) else Decision.BLOCK
+            return Answer(decision=decision, reason=f"hookwire: {text}", diagnostics=(text,))
+        return Answer(diagnostics=(f"skipped {text}",))
+
+    def verified(self, entry: HookEntry, seam: Seam, record: Record,
+                 command: Command) -> Command | Answer:
+        try:
+            current, data = resolve(command)
+            if not record.pin.same(current):
+                return self.refuse(entry, seam, difference(record.pin, current))
+            if data is None or current.path is None or current.index is None:
+                return command  # nothing pinned but the command text (recorded as such)
+            copy = self._private_copy(data, current)
+            argv, _ = command_argv(command)
+            assert argv is not None
+            argv[current.index] = copy
+            if command.argv is not None:
+                return attrs.evolve(command, argv=tuple(argv))
+            return attrs.evolve(command, shell=shlex.join(argv))
+        except Exception as exc:  # fail closed
+            log.exception("trust check failed for %s", describe(entry))
+            return self.refuse(entry, seam, f"the trust check failed ({exc!r})")
+
+    def _private_copy(self, data: bytes, pin: Pin) -> str:
+        if self._dir is None or not os.path.isdir(self._dir):
+            self._dir = tempfile.mkdtemp(prefix="hookwire-trusted-")  # 0700, ours alone
+            weakref.finalize(self, shutil.rmtree, self._dir, True)
+        assert pin.digest is not None and pin.path is not None
+        folder = os.path.join(self._dir, pin.digest[7:39])
+        target = os.path.join(folder, os.path.basename(pin.path))
+        if not os.path.exists(target):
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.chmod(tmp, 0o500)
+                os.replace(tmp, target)
+            except BaseException:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                raise
+        return target
+
+
+def difference(pinned: Pin, now: Pin) -> str:
+    if pinned.path != now.path:
+        return (f"it changed since it was approved: it now runs {now.path or now.note!s}, "
+                f"approved was {pinned.path or pinned.note!s}")
+    if pinned.interpreter != now.interpreter:
+        return (f"its interpreter changed since it was approved ({pinned.interpreter} → "
+                f"{now.interpreter})")
+    return (f"{now.path} changed since it was approved (content "
+            f"{(now.digest or now.note or '?')[:19]}, approved {(pinned.digest or '?')[:19]})")
+
+
+def install(kernel: Any, store: TrustStore | None = None) -> TrustGate:
+    """Put a :class:`TrustGate` on ``kernel`` and return it."""
+    gate = TrustGate(kernel, store)
+    kernel.trust_gate = gate
+    return gate
+
+
+def pending(entries: Iterable[tuple[HookEntry, Pin]], store: TrustStore) -> list[
+        tuple[HookEntry, Pin, str]]:
+    """The gated entries that are not trusted, with their state."""
+    out = []
+    for entry, pin in entries:
+        state = state_of(entry, store, pin)
+        if state in (TrustState.PENDING, TrustState.CHANGED):
+            out.append((entry, pin, state))
+    return out

@@ -1,0 +1,234 @@
+"""nox sessions: ``tests``, ``lint``, ``typecheck``, ``docs``, ``wheel``.
+
+    nox                 # every session
+    nox -s wheel        # build sdist + wheel, install into a clean venv, load the entry points
+    nox -s tests -- -m "not slow" -x
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import nox
+
+nox.needs_version = ">=2024.4"
+nox.options.sessions = ["tests", "lint", "typecheck", "docs", "wheel"]
+nox.options.reuse_venv = "yes"
+
+ROOT = Path(__file__).resolve().parent
+#: The three source roots of the one ``hookwire`` package (design.md, Layout).
+SLICES = ("core", "dialects", "plugins")
+LINTED = (*SLICES, "tests", "benchmarks", "noxfile.py")
+GROUPS = ("hookwire.dialects", "hookwire.plugins")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The test suite against a regular (non-editable) install."""
+    session.install(".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over every Python file of the repository."""
+    session.install("ruff")
+    session.run("ruff", "check", *LINTED, *session.posargs)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict, configured in pyproject.toml ``[tool.mypy]``, over all three slices."""
+    session.install("-e", ".[test]", "mypy")
+    # mypy does not merge pkgutil-style namespace slices: `-p hookwire` resolves to core alone
+    # and would skip every dialect and plugin without a word. Name each slice.
+    targets = ("-p", "hookwire", "-p", "hookwire.dialects", "-p", "hookwire.plugins")
+    session.run("mypy", *(session.posargs or targets))
+
+
+@nox.session(python=False)
+def docs(session: nox.Session) -> None:
+    """Every link and anchor between the docs exists, and every ``docs/*.md`` the code names."""
+    problems = list(dict.fromkeys(_doc_problems()))  # a link can also be a plain mention
+    for problem in problems:
+        session.log(problem)
+    if problems:
+        session.error(f"{len(problems)} broken doc reference(s)")
+    session.log("every doc link and anchor resolves")
+
+
+# Run inside the clean venv, from an empty directory, so only the wheel can be imported.
+_WHEEL_PROBE = """
+import importlib, json, pkgutil, sys, sysconfig
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import hookwire, hookwire.dialects, hookwire.plugins
+
+purelib = Path(sysconfig.get_paths()["purelib"]).resolve()
+for mod in (hookwire, hookwire.dialects, hookwire.plugins):
+    for where in mod.__path__:
+        assert Path(where).resolve().is_relative_to(purelib), (
+            f"{mod.__name__} imported from {where}, not from the installed wheel")
+# Every core module imports with the runtime dependencies alone (hookwire.testing is the
+# pytest plugin: pytest loads it, not hosts). A dialect or plugin module may need the optional
+# runtime it adapts (pydantic-ai, ...), never a missing hookwire module or a core dependency.
+required = {"pluggy", "attrs", "attr", "cattrs", "cattr", "anyio", "ruamel", "hookwire"}
+# A package that fails to import is still listed (before its failure), and judged below.
+modules = [info.name for info in pkgutil.walk_packages(hookwire.__path__, "hookwire.",
+                                                       onerror=lambda name: None)]
+optional = []
+for name in modules:
+    if name == "hookwire.testing":
+        continue
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").split(".")[0]
+        adapter = name.startswith(("hookwire.dialects.", "hookwire.plugins."))
+        if not adapter or missing in required or missing in sys.stdlib_module_names:
+            raise
+        optional.append(f"{name} (needs {missing})")
+kernel = hookwire.Kernel()
+assert kernel.load_errors == [], kernel.load_errors
+groups = json.loads(sys.argv[1])
+declared = sorted(f"{g}:{ep.name}" for g in groups for ep in entry_points(group=g))
+loaded = sorted(f"{l.group}:{l.name}" for l in kernel.loaded)
+assert loaded == declared, f"loaded {loaded}, declared {declared}"
+print(f"wheel ok: {len(modules) - len(optional)} modules import; entry points loaded: "
+      f"{', '.join(loaded)}; dialects: {', '.join(sorted(kernel.dialects))}")
+for name in optional:
+    print(f"  not imported, optional runtime not installed: {name}")
+"""
+
+
+@nox.session
+def wheel(session: nox.Session) -> None:
+    """Build sdist and wheel, check both hold every source file, install the wheel into a clean
+    venv and load every entry point there."""
+    session.install("build")
+    tmp = Path(tempfile.mkdtemp(prefix="hookwire-wheel-"))
+    try:
+        dist = tmp / "dist"
+        session.run("python", "-m", "build", "--outdir", str(dist), str(ROOT))
+        (whl,) = dist.glob("*.whl")
+        (sdist,) = dist.glob("*.tar.gz")
+
+        expected = _source_files()
+        in_wheel = {n for n in zipfile.ZipFile(whl).namelist()
+                    if not n.split("/")[0].endswith(".dist-info")}
+        with tarfile.open(sdist) as tar:
+            prefix = tar.getnames()[0].split("/")[0] + "/"
+            in_sdist = {n.removeprefix(prefix) for n in tar.getnames()}
+        problems = [f"missing from the wheel: {f}" for f in sorted(expected.keys() - in_wheel)]
+        problems += [f"in the wheel but not in the sources: {f}"
+                     for f in sorted(in_wheel - expected.keys())]
+        problems += [f"missing from the sdist: {src}" for src in sorted(expected.values())
+                     if src not in in_sdist]
+        for problem in problems:
+            session.log(problem)
+        if problems:
+            session.error(f"{len(problems)} packaging problem(s)")
+        session.log(f"{whl.name}: all {len(expected)} files of {', '.join(SLICES)} are in it")
+
+        venv = tmp / "venv"
+        session.run("python", "-m", "venv", "--without-pip", str(venv))
+        python = venv / "bin" / "python"
+        session.run("python", "-m", "pip", "--python", str(python), "install", str(whl))
+        probe = tmp / "probe.py"
+        probe.write_text(_WHEEL_PROBE, encoding="utf-8")
+        with session.chdir(tmp):  # -I: neither this directory nor PYTHONPATH is on sys.path
+            session.run(str(python), "-I", str(probe), json.dumps(GROUPS),
+                        external=True, env={"HOOKWIRE_DISABLE_PLUGINS": ""})
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _source_files() -> dict[str, str]:
+    """Path inside the wheel → path in the repository, for every file of the three slices."""
+    files: dict[str, str] = {}
+    for root in SLICES:
+        for path in sorted((ROOT / root).rglob("*")):
+            rel = path.relative_to(ROOT / root)
+            if path.is_dir() or "__pycache__" in rel.parts or path.suffix == ".pyc":
+                continue
+            # py.typed sits in every slice (for mypy over the editable install) and is one
+            # file in the wheel.
+            files.setdefault(rel.as_posix(), path.relative_to(ROOT).as_posix())
+    return files
+
+
+# -- docs ---------------------------------------------------------------------------------------
+
+_LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_DOC_MENTION = re.compile(r"(?<![\w/.-])(docs/[\w./-]+\.md)(#[\w-]+)?")
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link's text only
+    text = re.sub(r"[^\w\- ]", "", text.lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(md: Path) -> set[str]:
+    seen: dict[str, int] = {}
+    anchors: set[str] = set()
+    in_code = False
+    for line in md.read_text(encoding="utf-8").splitlines():
+        if _FENCE.match(line):
+            in_code = not in_code
+            continue
+        m = None if in_code else _HEADING.match(line)
+        if m:
+            slug = _slug(m[2])
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            anchors.add(slug if n == 0 else f"{slug}-{n}")
+    anchors.update(re.findall(r"<a\s+(?:name|id)=\"([^\"]+)\"", md.read_text(encoding="utf-8")))
+    return anchors
+
+
+def _check(target: Path, anchor: str | None, where: str) -> Iterator[str]:
+    if not target.exists():
+        yield f"{where}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}" \
+              " does not exist"
+    elif anchor and target.suffix == ".md" and anchor not in _anchors(target):
+        yield f"{where}: no heading for #{anchor} in {target.relative_to(ROOT)}"
+
+
+def _doc_problems() -> Iterator[str]:
+    docs = sorted((ROOT / "docs").rglob("*.md"))
+    for md in [ROOT / "README.md", *docs]:
+        if not md.exists():
+            continue
+        in_code = False
+        for lineno, line in enumerate(md.read_text(encoding="utf-8").splitlines(), 1):
+            if _FENCE.match(line):
+                in_code = not in_code
+            if in_code:
+                continue
+            where = f"{md.relative_to(ROOT)}:{lineno}"
+            for link in _LINK.findall(line):
+                if re.match(r"^[a-z][a-z0-9+.-]*:", link):  # http:, https:, mailto:
+                    continue
+                path, _, anchor = link.partition("#")
+                yield from _check((md.parent / path).resolve() if path else md, anchor, where)
+    # `docs/verdict-json.md` named in a docstring, a message or another page must exist too.
+    sources = [p for root in SLICES for p in sorted((ROOT / root).rglob("*.py"))]
+    for path in [*sources, ROOT / "README.md", *docs]:
+        if not path.exists():
+            continue
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for doc, anchor in _DOC_MENTION.findall(line):
+                yield from _check(ROOT / doc, anchor.lstrip("#") or None,
+                                  f"{path.relative_to(ROOT)}:{lineno}")
