@@ -6,12 +6,14 @@ import inspect
 import logging
 import os
 from collections.abc import Iterator
-from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from hookwire.errors import PluginLoadError
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 log = logging.getLogger("hookwire")
 
@@ -41,6 +43,8 @@ def denied_names() -> frozenset[str]:
 
 def iter_entry_points() -> Iterator[tuple[str, metadata.EntryPoint]]:
     """Every entry point of hookwire's groups, built-ins and third parties alike."""
+    from importlib import metadata  # 20 ms: only when entry points are actually loaded
+
     eps = metadata.entry_points()
     for group in GROUPS:
         for ep in sorted(eps.select(group=group), key=lambda e: e.name):

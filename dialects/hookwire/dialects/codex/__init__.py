@@ -1,0 +1,153 @@
+"""The Codex dialect: run a Codex user's hooks exactly as Codex CLI 0.171.0 runs them.
+
+One module per concern, as in every dialect: :mod:`.events` (event table, seams),
+:mod:`.config` (``hooks.json``, ``config.toml``, layers, plugins), :mod:`.matcher`,
+:mod:`.payload` (stdin, shell, environment), :mod:`.outcome` (exit codes, outputs,
+combination), :mod:`.trust` (Codex's own per-hook trust). The profile with every named
+divergence is ``docs/dialects/codex.md``.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from hookwire import events as hev
+from hookwire.dialect import ConfigResult, Dialect, EventSpec, HookEntry, Provenance
+from hookwire.dialects.codex import config, matcher, outcome, payload, trust
+from hookwire.dialects.codex import events as ev
+from hookwire.errors import EventDataError, UnknownEventError
+from hookwire.events import SeamEvent, SessionInfo
+from hookwire.hookspecs import hookimpl
+from hookwire.runner import Command, Outcome
+from hookwire.verdicts import Answer
+
+log = logging.getLogger("hookwire")
+
+#: Provenances whose hooks were found, not named: Codex's trust gate applies to them.
+DISCOVERED = frozenset({Provenance.LIVE, Provenance.PLUGIN, Provenance.IMPORTED})
+
+
+class CodexDialect(Dialect):
+    """Codex CLI 0.171.0 hooks.
+
+    ``codex_home`` is where the user's ``config.toml`` (and its ``[hooks.state]`` trust
+    records) live (default ``$CODEX_HOME``, else ``~/.codex``). ``shell`` overrides the user
+    shell argv prefix (default: the account's shell with ``-c``). ``spill_dir`` receives
+    oversized hook output (default ``<tmp>/hook_outputs``).
+    """
+
+    name: ClassVar[str] = "codex"
+    harness: ClassVar[str] = ev.HARNESS
+    events: ClassVar[Mapping[str, EventSpec]] = ev.EVENTS
+    parallel: ClassVar[bool] = True
+
+    def __init__(self, *, codex_home: str | Path | None = None,
+                 shell: Sequence[str] | None = None,
+                 spill_dir: str | Path | None = None) -> None:
+        self.codex_home = Path(codex_home) if codex_home else None
+        self.shell = tuple(shell) if shell else None
+        self.spill_dir = Path(spill_dir) if spill_dir else \
+            Path(tempfile.gettempdir()) / "hook_outputs"
+
+    @property
+    def home(self) -> Path:
+        return self.codex_home or trust.codex_home()
+
+    # -- config --------------------------------------------------------------------------------
+
+    def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER) -> ConfigResult:
+        states = trust.load_states(self.home / "config.toml")
+        return config.read_file(path, provenance=provenance, states=states,
+                                managed=provenance is Provenance.MANAGED)
+
+    def discover(self, cwd: str | Path, *, plugins: Iterable[tuple[str, Path]] = (),
+                 system_dir: Path | None = Path("/etc/codex")) -> ConfigResult:
+        """Every hook Codex would load in ``cwd`` (system, user, project layers, plugins)."""
+        return config.discover(cwd, codex_home=self.home, system_dir=system_dir,
+                               plugins=plugins)
+
+    def trust_status(self, entry: HookEntry) -> trust.TrustStatus:
+        """Codex's status of ``entry``: managed, trusted, modified or untrusted."""
+        return trust.TrustStatus(entry.options.get("trust", "untrusted"))
+
+    def will_run(self, entry: HookEntry) -> tuple[bool, str]:
+        """Whether ``entry`` runs, and why not (for ``hookwire check``): disabled hooks never
+        run; discovered non-managed hooks run only when trusted, as in Codex; a file the user
+        named runs as user-authored."""
+        opts = entry.options
+        if not opts.get("enabled", True):
+            return False, f"disabled in [hooks.state.{opts.get('key')!r}]"
+        status = self.trust_status(entry)
+        if entry.provenance in DISCOVERED and status not in (trust.TrustStatus.TRUSTED,
+                                                            trust.TrustStatus.MANAGED):
+            command = trust.trust_command(str(opts["key"]), str(opts["hash"]), self.home)
+            return False, f"{status.value}: trust it with `{command}`"
+        return True, status.value
+
+    # -- dispatch ------------------------------------------------------------------------------
+
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
+               native: str) -> list[HookEntry]:
+        inputs = _matcher_inputs(native, event)
+        chosen = []
+        for entry in entries:
+            runs, why = self.will_run(entry)
+            if not runs:
+                log.info("codex hook %s skipped: %s", entry.location, why)
+                continue
+            if native in ev.MATCHERLESS or matcher.matches(entry.matcher, inputs):
+                chosen.append(entry)
+        return chosen  # identical handlers are not de-duplicated
+
+    def command(self, entry: HookEntry, event: SeamEvent, native: str,
+                session: SessionInfo) -> Command:
+        stdin = payload.encode(payload.build(native, event, session))
+        assert isinstance(entry.command, str)
+        return Command(shell=entry.command, shell_argv=self.shell or payload.user_shell(),
+                       stdin=stdin, env=payload.environment(entry, session), cwd=session.cwd,
+                       timeout=entry.timeout if entry.timeout is not None else
+                       float(ev.DEFAULT_TIMEOUT))
+
+    def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
+                  outcome_: Outcome) -> Answer:
+        return outcome.interpret(entry, event, native, outcome_)
+
+    def combine(self, native: str, event: SeamEvent, session: SessionInfo,
+                results: Sequence[tuple[HookEntry, Answer]]) -> list[Answer]:
+        return outcome.combine(native, results, session_id=session.session_id,
+                               spill_dir=self.spill_dir)
+
+    def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
+        from hookwire.dialects.codex.events import wire_event
+
+        if native not in ev.EVENTS:
+            raise UnknownEventError(self.name, native, list(ev.EVENTS))
+        if ev.EVENTS[native].seam is None:
+            raise EventDataError(f"{native} is a Codex event no hookwire host emits",
+                                 path="$")
+        return wire_event(native, data)
+
+
+def _matcher_inputs(native: str, event: SeamEvent) -> tuple[str, ...]:
+    if isinstance(event, hev.ToolPre | hev.ToolPost | hev.ApprovalRequest):
+        return ev.matcher_inputs(event.tool_name)
+    if native == "SessionEnd":
+        return ("other",)
+    field = ev.EVENTS[native].matcher_field
+    value = getattr(event, field, None) if field else None
+    return (value,) if isinstance(value, str) else ()
+
+
+class _Plugin:
+    @hookimpl
+    def register_dialects(self) -> list[Dialect]:
+        return [CodexDialect()]
+
+
+plugin = _Plugin()
+
+__all__ = ["CodexDialect", "plugin"]

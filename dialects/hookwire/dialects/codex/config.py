@@ -1,0 +1,501 @@
+"""Reading Codex hook configs: ``hooks.json``, ``[hooks]`` in ``config.toml``, plugins, layers.
+
+Parse rules of Codex 0.171.0 (serde):
+
+* ``hooks.json`` root: only ``description`` (string or null) and ``hooks``; any other key, or
+  a wrong type anywhere in a known event's groups and handlers, fails the **whole file**
+  (``failed to parse hooks config <path>: ...``) and none of its hooks load;
+* unknown event names and unknown keys inside groups and handlers are ignored;
+* handler ``type``: ``command`` loads; ``prompt``/``agent`` are skipped with a warning;
+  ``mcp_tool`` parses (hookwire cannot run it: skipped with a warning); anything else fails the
+  file; an empty ``command`` is skipped with a warning;
+* ``timeout``: default 600 s, at least 1; ``SessionEnd``/``Interrupt``: default 1 s, clamped
+  to [1, 3] with a warning; ``async`` on ``SessionEnd`` runs synchronously, with a warning;
+* a group whose matcher is not a valid regex is skipped with a warning (events that take no
+  matcher drop it unchecked).
+
+Discovery appends, lowest precedence first: system ``/etc/codex`` (managed), user
+``$CODEX_HOME``, project ``.codex/`` folders from the repository root down to the cwd (only
+when the project is trusted in the user config), then plugins. In each layer ``hooks.json``
+comes before the ``[hooks]`` of ``config.toml``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location, Provenance
+from hookwire.dialects.codex import events as ev
+from hookwire.dialects.codex import matcher as m
+from hookwire.dialects.codex import trust
+from hookwire.dialects.codex._jsonlines import line_index
+from hookwire.errors import ConfigError
+
+DIALECT = "codex"
+HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
+_U64_MAX = 2**64 - 1
+
+
+class _Fatal(Exception):
+    """The file does not deserialize: Codex ignores all of it."""
+
+
+@attrs.frozen(kw_only=True)
+class Source:
+    """One hook source: its file, trust key source, provenance and plugin environment."""
+
+    path: Path
+    provenance: Provenance = Provenance.USER
+    managed: bool = False
+    label: str = "user"  #: Codex's ``source``: user, project, system, plugin, ...
+    key_source: str = ""
+    env: Mapping[str, str] = attrs.field(factory=dict)
+    plugin_id: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.key_source or str(self.path)
+
+
+def abspath(path: Path) -> Path:
+    return Path(os.path.abspath(path))
+
+
+# -- one file ------------------------------------------------------------------------------------
+
+
+def read_hooks_json(source: Source, states: Mapping[str, trust.HookState]) -> ConfigResult:
+    """Read one ``hooks.json`` (raises :class:`ConfigError` only when it cannot be read)."""
+    text = _read_text(source.path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _failed(source, f"{exc.msg} at line {exc.lineno} column {exc.colno}",
+                       exc.lineno)
+    reader = _Reader(source, states, line_index(text))
+    try:
+        if not isinstance(data, dict):
+            raise _Fatal(f"invalid type: {_kind(data)}, expected struct HooksFile")
+        for key in data:
+            if key not in ("description", "hooks"):
+                raise _Fatal(f"unknown field `{key}`, expected `description` or `hooks`")
+        if data.get("description") is not None and not isinstance(data["description"], str):
+            raise _Fatal("invalid type for `description`, expected a string")
+        reader.read_events(data.get("hooks", {}), "$.hooks")
+    except _Fatal as exc:
+        return _failed(source, str(exc), reader.last_line)
+    return reader.result()
+
+
+def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
+                     data: Mapping[str, Any] | None = None) -> ConfigResult:
+    """Read the ``[hooks]`` table of one ``config.toml`` (a broken TOML file raises)."""
+    if data is None:
+        try:
+            data = tomllib.loads(_read_text(source.path))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"invalid TOML: {exc}", file=str(source.path)) from None
+    hooks = data.get("hooks")
+    if hooks is None:
+        return ConfigResult()
+    reader = _Reader(source, states, {})
+    try:
+        reader.read_events(hooks, "$.hooks", toml=True)
+    except _Fatal as exc:
+        problem = ConfigProblem(
+            message=f"failed to parse TOML hooks in {source.path}: {exc}",
+            location=Location(file=str(source.path), pointer="$.hooks"), severity="error")
+        return ConfigResult(problems=(problem,))
+    return reader.result()
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"failed to read hooks config: {exc}", file=str(path)) from None
+
+
+def _failed(source: Source, why: str, line: int | None = None) -> ConfigResult:
+    problem = ConfigProblem(
+        message=f"failed to parse hooks config {source.path}: {why}",
+        location=Location(file=str(source.path), line=line), severity="error")
+    return ConfigResult(problems=(problem,))
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean `{str(value).lower()}`"
+    if isinstance(value, int):
+        return f"integer `{value}`"
+    if isinstance(value, float):
+        return f"floating point `{value}`"
+    if isinstance(value, str):
+        return f"string {json.dumps(value)}"
+    return "sequence" if isinstance(value, list) else "map"
+
+
+class _Reader:
+    """Walks one file's ``hooks`` mapping; raises :class:`_Fatal` where serde would fail."""
+
+    def __init__(self, source: Source, states: Mapping[str, trust.HookState],
+                 lines: Mapping[str, int]) -> None:
+        self.source = source
+        self.states = states
+        self.lines = lines
+        self.entries: list[HookEntry] = []
+        self.problems: list[ConfigProblem] = []
+        self.last_line: int | None = None
+
+    def where(self, pointer: str) -> Location:
+        line = self.lines.get(pointer)
+        if line:
+            self.last_line = line
+        return Location(file=str(self.source.path), line=line, pointer=pointer)
+
+    def warn(self, message: str, pointer: str, event: str | None = None) -> None:
+        self.problems.append(ConfigProblem(message=message, location=self.where(pointer),
+                                           event=event))
+
+    def fatal(self, message: str, pointer: str) -> _Fatal:
+        self.where(pointer)
+        return _Fatal(f"{message} @ {pointer}")
+
+    def result(self) -> ConfigResult:
+        return ConfigResult(entries=tuple(self.entries), problems=tuple(self.problems))
+
+    def read_events(self, hooks: Any, base: str, *, toml: bool = False) -> None:
+        if not isinstance(hooks, dict):
+            raise self.fatal(f"invalid type: {_kind(hooks)}, expected a map of events", base)
+        for event, groups in hooks.items():
+            if event not in ev.EVENTS:
+                continue  # unknown events (and `state`, `managed_dir` in TOML) are ignored
+            pointer = f"{base}.{event}"
+            if not isinstance(groups, list):
+                raise self.fatal(f"invalid type: {_kind(groups)}, expected a sequence", pointer)
+            for gi, group in enumerate(groups):
+                self.read_group(event, gi, group, f"{pointer}[{gi}]")
+
+    def read_group(self, event: str, gi: int, group: Any, pointer: str) -> None:
+        if not isinstance(group, dict):
+            raise self.fatal(f"invalid type: {_kind(group)}, expected struct MatcherGroup",
+                             pointer)
+        raw_matcher = group.get("matcher")
+        if raw_matcher is not None and not isinstance(raw_matcher, str):
+            raise self.fatal(f"invalid type: {_kind(raw_matcher)}, expected a string",
+                             f"{pointer}.matcher")
+        handlers = group.get("hooks", [])
+        if handlers is None or not isinstance(handlers, list):
+            raise self.fatal(f"invalid type: {_kind(handlers)}, expected a sequence",
+                             f"{pointer}.hooks")
+        parsed = [self.parse_handler(h, f"{pointer}.hooks[{hi}]")
+                  for hi, h in enumerate(handlers)]
+        matcher = None if event in ev.MATCHERLESS else raw_matcher
+        try:
+            m.validate(matcher)
+        except m.MatcherError as exc:
+            self.warn(f"invalid matcher {json.dumps(matcher)} in {self.source.path}: {exc}",
+                      f"{pointer}.matcher", event)
+            return
+        for hi, handler in enumerate(parsed):
+            self.add(event, matcher, gi, hi, handler, f"{pointer}.hooks[{hi}]")
+
+    def parse_handler(self, raw: Any, pointer: str) -> dict[str, Any]:
+        if not isinstance(raw, dict):
+            raise self.fatal(f"invalid type: {_kind(raw)}, expected internally tagged enum",
+                             pointer)
+        kind = raw.get("type")
+        if kind is None:
+            raise self.fatal("missing field `type`", pointer)
+        if kind not in HANDLER_TYPES:
+            shown = kind if isinstance(kind, str) else _kind(kind)
+            raise self.fatal(f"unknown variant `{shown}`, expected one of `command`, "
+                             "`mcp_tool`, `prompt`, `agent`", f"{pointer}.type")
+        out: dict[str, Any] = {"type": kind}
+        if kind == "command":
+            out["command"] = self.field(raw, "command", str, pointer, required=True)
+            windows = self.field(raw, "commandWindows", str, pointer)
+            if windows is None:
+                windows = self.field(raw, "command_windows", str, pointer)
+            out["commandWindows"] = windows
+            out["async"] = self.field(raw, "async", bool, pointer, default=False)
+        elif kind == "mcp_tool":
+            out["server"] = self.field(raw, "server", str, pointer, required=True)
+            out["tool"] = self.field(raw, "tool", str, pointer, required=True)
+            out["input"] = self.field(raw, "input", dict, pointer)
+        if kind in ("command", "mcp_tool"):
+            out["timeout"] = self.field(raw, "timeout", int, pointer)
+            out["statusMessage"] = self.field(raw, "statusMessage", str, pointer)
+        if kind == "command":
+            out["additionalContextLimit"] = self.field(raw, "additionalContextLimit", int,
+                                                       pointer)
+        return out
+
+    def field(self, raw: Mapping[str, Any], name: str, kind: type, pointer: str, *,
+              required: bool = False, default: Any = None) -> Any:
+        if name not in raw:
+            if required:
+                raise self.fatal(f"missing field `{name}`", pointer)
+            return default
+        value = raw[name]
+        if value is None and kind is not bool and not required:
+            return default  # serde: null is None for an Option
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if ok and kind is int and not 0 <= value <= _U64_MAX:
+            ok = False
+        if not ok:
+            expected = {str: "a string", bool: "a boolean", int: "u64", dict: "a map"}[kind]
+            raise self.fatal(f"invalid type: {_kind(value)}, expected {expected}",
+                             f"{pointer}.{name}")
+        return value
+
+    def add(self, event: str, matcher: str | None, gi: int, hi: int,
+            handler: Mapping[str, Any], pointer: str) -> None:
+        path = self.source.path
+        kind = handler["type"]
+        if kind in ("prompt", "agent"):
+            self.warn(f"skipping {kind} hook in {path}: {kind} hooks are not supported yet",
+                      pointer, event)
+            return
+        if kind == "mcp_tool":
+            self.warn(f"skipping mcp_tool hook in {path}: hookwire cannot call MCP tools "
+                      "(named divergence D7)", pointer, event)
+            return
+        command = handler["command"]
+        if os.name == "nt" and handler.get("commandWindows"):
+            command = handler["commandWindows"]
+        if not command.strip():
+            self.warn(f"skipping empty hook command in {path}", pointer, event)
+            return
+        timeout = handler["timeout"]
+        background = bool(handler["async"])
+        if event in ev.SHORT_TIMEOUT_EVENTS:
+            timeout = ev.SHORT_DEFAULT_TIMEOUT if timeout is None else max(timeout, 1)
+            if timeout > ev.SHORT_MAX_TIMEOUT:
+                self.warn(f"clamping {event} hook timeout to {ev.SHORT_MAX_TIMEOUT}s in {path}",
+                          pointer, event)
+                timeout = ev.SHORT_MAX_TIMEOUT
+            if background and event == "SessionEnd":
+                self.warn(f"running async SessionEnd hook synchronously in {path}",
+                          pointer, event)
+                background = False
+        else:
+            timeout = max(ev.DEFAULT_TIMEOUT if timeout is None else timeout, 1)
+        limit = handler.get("additionalContextLimit")
+        if limit is not None and event not in ev.CONTEXT_EVENTS:
+            self.warn(f"ignoring additionalContextLimit on {event} hook in {path}: "
+                      "the event cannot add context", pointer, event)
+            limit = None
+        normalised = {"command": command, "timeout": timeout, "async": background,
+                      "statusMessage": handler.get("statusMessage"),
+                      "additionalContextLimit": limit}
+        current = trust.hook_hash(event, matcher, normalised)
+        key = trust.hook_key(self.source.key, event, gi, hi)
+        state = self.states.get(key)
+        status = trust.status(managed=self.source.managed, current_hash=current, state=state)
+        run_command = command
+        for name, value in self.source.env.items():
+            run_command = run_command.replace("${" + name + "}", value)
+        self.entries.append(HookEntry(
+            dialect=DIALECT, event=event, command=run_command, matcher=matcher,
+            timeout=float(timeout), background=background, provenance=self.source.provenance,
+            location=self.where(pointer),
+            options={
+                "source": self.source.label, "managed": self.source.managed,
+                "key": key, "hash": current, "trust": status.value,
+                "enabled": trust.enabled(managed=self.source.managed, state=state),
+                "raw_command": command, "timeout_set": handler["timeout"] is not None,
+                "status_message": handler.get("statusMessage"),
+                "context_limit": ev.CONTEXT_LIMIT if limit is None else limit,
+                "context_limit_set": limit is not None,
+                "env": dict(self.source.env), "plugin_id": self.source.plugin_id,
+                "group_index": gi, "handler_index": hi,
+            },
+        ))
+
+
+def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
+              states: Mapping[str, trust.HookState] | None = None,
+              managed: bool = False, label: str = "user") -> ConfigResult:
+    """Read one named file: ``*.toml`` as a ``config.toml`` layer, anything else as
+    ``hooks.json``."""
+    source = Source(path=abspath(path), provenance=provenance, managed=managed, label=label)
+    states = dict(states or {})
+    if path.suffix == ".toml":
+        data = tomllib.loads(_read_text(path)) if path.is_file() else {}
+        states.update(trust.states_from(data))
+        return read_config_toml(source, states, data)
+    return read_hooks_json(source, states)
+
+
+# -- layers --------------------------------------------------------------------------------------
+
+
+def _layer(folder: Path, source: Source, states: Mapping[str, trust.HookState],
+           seen: set[Path]) -> ConfigResult:
+    """One config layer: ``hooks.json`` then ``[hooks]`` of ``config.toml``."""
+    json_path, toml_path = abspath(folder / "hooks.json"), abspath(folder / "config.toml")
+    results: list[ConfigResult] = []
+    if json_path.is_file() and json_path not in seen:
+        seen.add(json_path)
+        results.append(read_hooks_json(attrs.evolve(source, path=json_path), states))
+    if toml_path.is_file() and toml_path not in seen:
+        seen.add(toml_path)
+        results.append(read_config_toml(attrs.evolve(source, path=toml_path), states))
+    problems = [p for r in results for p in r.problems]
+    if len(results) == 2 and results[0].entries and results[1].entries:
+        problems.append(ConfigProblem(
+            message=f"loading hooks from both {json_path} and {toml_path}; prefer a single "
+                    "representation for this layer", location=Location(file=str(toml_path))))
+    return ConfigResult(entries=tuple(e for r in results for e in r.entries),
+                        problems=tuple(problems))
+
+
+def project_dirs(cwd: Path) -> list[Path]:
+    """Directories from the repository root (nearest ``.git`` above ``cwd``) down to ``cwd``."""
+    cwd = abspath(cwd)
+    chain = [cwd, *cwd.parents]
+    root = next((d for d in chain if (d / ".git").exists()), cwd)
+    return list(reversed(chain[: chain.index(root) + 1]))
+
+
+def _project_trust(config: Mapping[str, Any], dirs: Sequence[Path], d: Path) -> str | None:
+    projects = config.get("projects")
+    if not isinstance(projects, Mapping):
+        return None
+    for candidate in (d, dirs[0]):
+        entry = projects.get(str(candidate))
+        if isinstance(entry, Mapping) and isinstance(entry.get("trust_level"), str):
+            return str(entry["trust_level"])
+    return None
+
+
+def discover(cwd: str | Path, *, codex_home: Path | None = None,
+             system_dir: Path | None = Path("/etc/codex"),
+             plugins: Iterable[tuple[str, Path]] = (),
+             plugin_data: Path | None = None) -> ConfigResult:
+    """Every hook Codex would load for a session in ``cwd``, in Codex's order.
+
+    ``plugins`` lists ``(plugin_id, plugin_root)`` of the enabled plugins. Discovered user,
+    project and plugin hooks carry :attr:`Provenance.LIVE`/``PLUGIN`` and run only when
+    trusted in ``$CODEX_HOME/config.toml``; system hooks are managed.
+    """
+    home = abspath(codex_home or trust.codex_home())
+    user_toml = home / "config.toml"
+    try:
+        user_config = tomllib.loads(user_toml.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        user_config = {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read the Codex user config: {exc}", file=str(user_toml)) \
+            from None
+    states = trust.states_from(user_config)
+    seen: set[Path] = set()
+    results: list[ConfigResult] = []
+    if system_dir is not None:
+        results.append(_layer(system_dir, Source(
+            path=system_dir, provenance=Provenance.MANAGED, managed=True, label="system"),
+            states, seen))
+    results.append(_layer(home, Source(path=home, provenance=Provenance.LIVE, label="user"),
+                          states, seen))
+    dirs = project_dirs(Path(cwd))
+    open_policy = (user_config.get("approval_policy") == "never"
+                   and user_config.get("sandbox_mode") == "danger-full-access")
+    for d in dirs:
+        folder = abspath(d / ".codex")
+        if not folder.is_dir() or folder == home:
+            continue
+        level = _project_trust(user_config, dirs, d)
+        if level == "untrusted" or (level != "trusted" and not open_policy):
+            results.append(ConfigResult(problems=(ConfigProblem(
+                message=f"project hooks in {folder} not loaded: the project is not trusted "
+                        f"in {user_toml}", location=Location(file=str(folder))),)))
+            continue
+        results.append(_layer(folder, Source(path=folder, provenance=Provenance.LIVE,
+                                             label="project"), states, seen))
+    for plugin_id, root in plugins:
+        data_dir = (plugin_data or home / "plugins" / "data") / plugin_id
+        results.append(read_plugin(plugin_id, Path(root), data_dir, states))
+    return ConfigResult(entries=tuple(e for r in results for e in r.entries),
+                        problems=tuple(p for r in results for p in r.problems))
+
+
+def read_plugin(plugin_id: str, root: Path, data_dir: Path,
+                states: Mapping[str, trust.HookState]) -> ConfigResult:
+    """The hooks of one plugin: its manifest's ``hooks`` (paths or inline objects), else
+    ``hooks/hooks.json``; placeholders ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}`` (and the
+    ``CLAUDE_`` spellings) are replaced in the commands and exported to the hook."""
+    root = abspath(root)
+    env = {"PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_ROOT": str(root),
+           "PLUGIN_DATA": str(data_dir), "CLAUDE_PLUGIN_DATA": str(data_dir)}
+    manifest_path = root / ".codex-plugin" / "plugin.json"
+    declared: Any = None
+    if manifest_path.is_file():
+        try:
+            declared = json.loads(manifest_path.read_text(encoding="utf-8")).get("hooks")
+        except (OSError, ValueError, AttributeError) as exc:
+            return ConfigResult(problems=(ConfigProblem(
+                message=f"failed to read plugin manifest {manifest_path}: {exc}",
+                location=Location(file=str(manifest_path))),))
+    items = declared if isinstance(declared, list) else [declared] if declared else \
+        ["hooks/hooks.json"]
+    results: list[ConfigResult] = []
+    for i, item in enumerate(items):
+        base = Source(path=root, provenance=Provenance.PLUGIN, label="plugin", env=env,
+                      plugin_id=plugin_id)
+        if isinstance(item, str):
+            path = abspath(root / item)
+            if not path.is_file():
+                continue
+            source = attrs.evolve(base, path=path, key_source=f"{plugin_id}:{item}")
+            results.append(read_hooks_json(source, states))
+        elif isinstance(item, dict):
+            source = attrs.evolve(base, path=manifest_path,
+                                  key_source=f"{plugin_id}:plugin.json#hooks[{i}]")
+            reader = _Reader(source, states, {})
+            try:
+                reader.read_events(item.get("hooks", {}), f"$.hooks[{i}].hooks")
+            except _Fatal as exc:
+                results.append(_failed(source, str(exc)))
+                continue
+            results.append(reader.result())
+    return ConfigResult(entries=tuple(e for r in results for e in r.entries),
+                        problems=tuple(p for r in results for p in r.problems))
+
+
+# -- writing -------------------------------------------------------------------------------------
+
+
+def to_hooks_json(entries: Iterable[HookEntry]) -> dict[str, Any]:
+    """A ``hooks.json`` document holding ``entries`` (one group per consecutive run of one
+    event and matcher), the inverse of :func:`read_hooks_json` for command hooks."""
+    hooks: dict[str, list[dict[str, Any]]] = {}
+    for entry in entries:
+        groups = hooks.setdefault(entry.event, [])
+        if not groups or groups[-1].get("matcher") != entry.matcher:
+            group: dict[str, Any] = {"hooks": []}
+            if entry.matcher is not None:
+                group["matcher"] = entry.matcher
+            groups.append(group)
+        opts = entry.options
+        handler: dict[str, Any] = {"type": "command",
+                                   "command": opts.get("raw_command", entry.display)}
+        if entry.timeout is not None and opts.get("timeout_set", True):
+            handler["timeout"] = int(entry.timeout)
+        if entry.background:
+            handler["async"] = True
+        if opts.get("status_message") is not None:
+            handler["statusMessage"] = opts["status_message"]
+        if opts.get("context_limit_set"):
+            handler["additionalContextLimit"] = opts["context_limit"]
+        groups[-1]["hooks"].append(handler)
+    return {"hooks": hooks}
