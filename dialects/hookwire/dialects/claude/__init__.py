@@ -1,0 +1,220 @@
+"""The Claude Code dialect: run Claude Code hooks unmodified, as Claude Code 2.1.332 does.
+
+Registered through the ``hookwire.dialects`` entry point ``claude``. The profile (events,
+fields, exit codes, divergences) is ``docs/dialects/claude.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+
+from hookwire.dialect import ConfigResult, Dialect, EventSpec, HookEntry, Provenance
+from hookwire.dialects.claude import _http as _http_mod
+from hookwire.dialects.claude import config as _config
+from hookwire.dialects.claude import env as _env
+from hookwire.dialects.claude import matcher as _matcher
+from hookwire.dialects.claude import outcome as _outcome
+from hookwire.dialects.claude import payload as _payload
+from hookwire.dialects.claude import rules as _rules
+from hookwire.dialects.claude.events import (
+    DEFAULT_TIMEOUT,
+    EVENT_TIMEOUTS,
+    EVENTS,
+    NARROW_MATCHER_EVENTS,
+    SESSION_END_BUDGET,
+    TOOL_EVENTS,
+)
+from hookwire.events import SeamEvent, SessionInfo
+from hookwire.hookspecs import hookimpl
+from hookwire.runner import Command, Outcome
+from hookwire.verdicts import Answer
+
+__all__ = ["ClaudeDialect", "plugin"]
+
+
+class ClaudeDialect(Dialect):
+    """Claude Code's wire contract. Hooks of one event run in parallel.
+
+    ``disableAllHooks`` is resolved across the files read through :meth:`read_config` by
+    settings precedence (managed > ``--settings`` > local > project > user); only a managed
+    file's value disables managed hooks.
+    """
+
+    name: ClassVar[str] = "claude"
+    harness: ClassVar[str] = "Claude Code 2.1.332"
+    events: ClassVar[Mapping[str, EventSpec]] = EVENTS
+    parallel: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        self._disable: dict[str, tuple[str, bool]] = {}
+
+    # -- config --------------------------------------------------------------------------------
+
+    def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER
+                    ) -> ConfigResult:
+        result = _config.read_file(Path(path), provenance=provenance)
+        value = result.settings.get("disableAllHooks")
+        if value is None:
+            self._disable.pop(str(path), None)
+        else:
+            self._disable[str(path)] = (result.settings["scope"], value)
+        return result
+
+    def read_settings(self, sources: Sequence[tuple[Path, Provenance]]) -> ConfigResult:
+        """Read several files (e.g. :func:`config.discover`'s list) into one result."""
+        entries: list[HookEntry] = []
+        problems: list[Any] = []
+        for path, provenance in sources:
+            result = self.read_config(path, provenance=provenance)
+            entries.extend(result.entries)
+            problems.extend(result.problems)
+        return ConfigResult(entries=tuple(entries), problems=tuple(problems),
+                            settings={"disableAllHooks": self.hooks_disabled()})
+
+    def hooks_disabled(self, scope: str = "user") -> bool:
+        """Whether ``disableAllHooks`` turns off hooks of ``scope`` (``managed`` hooks only
+        yield to a managed file)."""
+        values = sorted(self._disable.values(), key=lambda sv: _config.SCOPE_RANK[sv[0]])
+        if scope == "managed":
+            values = [sv for sv in values if sv[0] == "managed"]
+        return bool(values) and values[-1][1]
+
+    # -- selection -----------------------------------------------------------------------------
+
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
+               native: str) -> list[HookEntry]:
+        spec = EVENTS[native]
+        chosen: dict[tuple[Any, ...], HookEntry] = {}
+        order: list[tuple[Any, ...]] = []
+        for entry in entries:
+            scope = entry.options.get("scope", "cli")
+            if self._disable and self.hooks_disabled("managed" if scope == "managed" else scope):
+                continue
+            if spec.matcher_field is not None:
+                value = getattr(event, spec.matcher_field, None)
+                if value is None:
+                    value = event.extra.get(spec.matcher_field)
+                if not self._matches(entry.matcher, value, native):
+                    continue
+            rule = entry.options.get("if")
+            if rule is not None:
+                if native not in TOOL_EVENTS:
+                    continue
+                cwd = event.extra.get("cwd") or os.getcwd()
+                if not _rules.allows(rule, getattr(event, "tool_name", ""),
+                                     getattr(event, "tool_input", {}), cwd=str(cwd),
+                                     project_dir=str(event.extra.get("project_dir") or cwd)):
+                    continue
+            key = _dedupe_key(entry)
+            if key in chosen:
+                # The same handler again: it runs once, with the last entry's timeout.
+                chosen[key] = attrs.evolve(chosen[key], timeout=entry.timeout)
+            else:
+                chosen[key] = entry
+                order.append(key)
+        selected = [chosen[k] for k in order]
+        if native == "SessionEnd":
+            selected = _session_end_budget(selected)
+        return selected
+
+    @staticmethod
+    def _matches(matcher: str | None, value: Any, native: str) -> bool:
+        if not isinstance(value, str):
+            value = None if value is None else str(value)
+        narrow = native in NARROW_MATCHER_EVENTS
+        if _matcher.matches(matcher, value, narrow=narrow):
+            return True
+        # The Agent tool is also matched by its legacy name.
+        return value == "Agent" and _matcher.matches(matcher, "Task", narrow=narrow)
+
+    # -- running -------------------------------------------------------------------------------
+
+    def command(self, entry: HookEntry, event: SeamEvent, native: str,
+                session: SessionInfo) -> Command:
+        values = _env.placeholders(entry, session)
+        stdin = _payload.encode(_payload.build(event, native, session))
+        timeout = entry.timeout if entry.timeout is not None else EVENT_TIMEOUTS.get(
+            native, DEFAULT_TIMEOUT)
+        common: dict[str, Any] = {
+            "stdin": stdin, "env": _env.environment(entry, event, native, session),
+            "cwd": _env.working_dir(session), "timeout": timeout,
+        }
+        if entry.options.get("type") == "http":
+            return _http_command(entry, common)
+        if isinstance(entry.command, str):
+            return Command(shell=_env.substitute(entry.command, values), **common)
+        return Command(argv=tuple(_env.substitute(a, values) for a in entry.command), **common)
+
+    def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
+                  outcome: Outcome) -> Answer:
+        return _outcome.interpret(entry, event, native, outcome)
+
+    def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
+        return _payload.event_from_wire(native, data)
+
+    def payload(self, event: SeamEvent, native: str, session: SessionInfo) -> bytes:
+        """The exact stdin bytes ``native`` hooks get for ``event`` (for tests and tools)."""
+        return _payload.encode(_payload.build(event, native, session))
+
+
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _http_command(entry: HookEntry, common: dict[str, Any]) -> Command:
+    """An http hook runs as the ``_http`` helper process: same stdin, timeout and runner."""
+    env: dict[str, str] = common["env"]
+    allowed = set(entry.options.get("allowedEnvVars") or ())
+
+    def interpolate(value: str) -> str:
+        # Only allow-listed variables are interpolated; any other reference becomes "".
+        return _ENV_REF.sub(lambda m: env.get(m.group(1) or m.group(2), "")
+                            if (m.group(1) or m.group(2)) in allowed else "", value)
+
+    headers = {k: interpolate(v) for k, v in (entry.options.get("headers") or {}).items()}
+    env = {**env, _http_mod.HEADERS_ENV: json.dumps(headers)}
+    assert isinstance(entry.command, str)
+    # Run the helper as a file: it needs only the standard library, and `-m` would import
+    # this whole package first.
+    return Command(argv=(sys.executable, _http_mod.__file__, entry.command),
+                   **{**common, "env": env})
+
+
+def _dedupe_key(entry: HookEntry) -> tuple[Any, ...]:
+    plugin = (entry.options.get("plugin") or {}).get("CLAUDE_PLUGIN_ROOT")
+    return (plugin, entry.command)
+
+
+def _session_end_budget(entries: list[HookEntry]) -> list[HookEntry]:
+    """SessionEnd hooks share one budget: 1.5 s raised to the largest settings-file timeout
+    (plugin timeouts do not raise it), at most 60 s; the environment variable
+    ``CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`` overrides it."""
+    floor, ceiling = SESSION_END_BUDGET
+    override = os.environ.get("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
+    try:
+        budget = int(override) / 1000 if override else None
+    except ValueError:
+        budget = None
+    if budget is None:
+        declared = [e.timeout for e in entries
+                    if e.timeout is not None and e.options.get("scope") != "plugin"]
+        budget = min(max([floor, *declared]), ceiling)
+    return [attrs.evolve(e, timeout=budget) for e in entries]
+
+
+class _Plugin:
+    """The entry-point object: registers :class:`ClaudeDialect`."""
+
+    @hookimpl
+    def register_dialects(self) -> list[Dialect]:
+        return [ClaudeDialect()]
+
+
+plugin = _Plugin()

@@ -1,0 +1,389 @@
+"""Reading Claude Code's hook configuration: settings files and plugin ``hooks.json``.
+
+A file's ``hooks`` block is ``{Event: [{matcher?, hooks: [handler, ...]}, ...]}``. As in Claude
+Code (2.1.101 and 2.1.122), an unknown event or a malformed entry does not invalidate the file:
+it is left out and reported with the file, line and JSON path. Only a file that is not a JSON
+object at all raises :class:`~hookwire.ConfigError`.
+
+Sources and their scopes (for ``disableAllHooks`` precedence, highest first): ``managed``
+(``managed-settings.json``), ``cli`` (any other named file, like ``--settings``), ``local``
+(``.claude/settings.local.json``), ``project`` (``.claude/settings.json``), ``user``
+(``~/.claude/settings.json``); ``plugin`` for ``<plugin>/hooks/hooks.json`` and
+``<plugin>/.claude-plugin/plugin.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, override
+
+from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location, Provenance
+from hookwire.dialects.claude import matcher as _matcher
+from hookwire.dialects.claude._jsonpos import Path as JPath
+from hookwire.dialects.claude._jsonpos import line_for, loads_with_lines, pointer
+from hookwire.dialects.claude.events import EVENTS, NARROW_MATCHER_EVENTS, TOOL_EVENTS
+from hookwire.errors import ConfigError
+
+DIALECT = "claude"
+#: disableAllHooks precedence: a higher number overrides a lower one.
+SCOPE_RANK: Mapping[str, int] = {
+    "user": 1, "project": 2, "local": 3, "cli": 4, "managed": 5, "plugin": 0,
+}
+#: Keys Claude Code's own files use on handlers without documenting them.
+_QUIET_KEYS = frozenset({"rewakeMessage", "rewakeSummary"})
+
+
+@attrs.frozen(kw_only=True)
+class CommandHandler:
+    """A ``type: "command"`` handler, as written (``async``/``if`` renamed)."""
+
+    type: Literal["command"]
+    command: str
+    args: tuple[str, ...] | None = None
+    shell: Literal["bash", "powershell"] | None = None
+    timeout: float | None = None
+    async_: bool = False
+    asyncRewake: bool = False
+    onFailure: Literal["continue", "block"] = "continue"
+    if_: str | None = None
+    statusMessage: str | None = None
+    once: bool | None = None
+
+
+_FIELDS = {"type", "command", "args", "shell", "timeout", "async", "asyncRewake", "onFailure",
+           "if", "statusMessage", "once"}
+
+
+@attrs.frozen(kw_only=True)
+class HttpHandler:
+    """A ``type: "http"`` handler: the payload is POSTed to ``url``."""
+
+    type: Literal["http"]
+    url: str
+    headers: dict[str, str] | None = None
+    allowedEnvVars: tuple[str, ...] | None = None
+    timeout: float | None = None
+    onFailure: Literal["continue", "block"] = "continue"
+    if_: str | None = None
+    statusMessage: str | None = None
+    once: bool | None = None
+
+
+_HTTP_FIELDS = {"type", "url", "headers", "allowedEnvVars", "timeout", "onFailure", "if",
+                "statusMessage", "once"}
+
+
+def _strict(*types: type) -> Any:
+    def hook(value: Any, _: Any) -> Any:
+        if type(value) not in types:
+            raise TypeError(f"expected {' or '.join(t.__name__ for t in types)}, "
+                            f"got {json.dumps(value)[:40]}")
+        return value
+    return hook
+
+
+def make_converter() -> cattrs.Converter:
+    """This dialect's converter (strict scalar types; the global converter is never used)."""
+    conv = cattrs.Converter(detailed_validation=True)
+    conv.register_structure_hook(str, _strict(str))
+    conv.register_structure_hook(bool, _strict(bool))
+    conv.register_structure_hook(float, lambda v, _: float(_strict(int, float)(v, _)))
+    conv.register_structure_hook_func(
+        lambda t: t == tuple[str, ...],
+        lambda v, _: tuple(conv.structure(x, str) for x in _strict(list)(v, _)))
+    conv.register_structure_hook(CommandHandler, make_dict_structure_fn(
+        CommandHandler, conv, async_=override(rename="async"), if_=override(rename="if")))
+    conv.register_structure_hook(HttpHandler, make_dict_structure_fn(
+        HttpHandler, conv, if_=override(rename="if")))
+    return conv
+
+
+CONVERTER = make_converter()
+
+
+def scope_of(path: Path, home: Path | None = None) -> str:
+    """Which settings level ``path`` is, from its name and place."""
+    home = home or Path(os.path.expanduser("~"))
+    if _plugin_root(path) is not None:
+        return "plugin"
+    if path.name == "managed-settings.json" or path.parent.name == "managed-settings.d":
+        return "managed"
+    if path.parent.name == ".claude" and path.name == "settings.local.json":
+        return "local"
+    if path.parent.name == ".claude" and path.name == "settings.json":
+        return "user" if _same(path.parent.parent, home) else "project"
+    return "cli"
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
+
+
+def _plugin_root(path: Path) -> Path | None:
+    if path.name == "hooks.json" and path.parent.name == "hooks":
+        return path.parent.parent
+    if path.name == "plugin.json" and path.parent.name == ".claude-plugin":
+        return path.parent.parent
+    return None
+
+
+def plugin_info(root: Path) -> tuple[str, Path]:
+    """A plugin's name (``plugin.json`` ``name``, else its folder) and its data folder."""
+    name = root.name
+    manifest = root / ".claude-plugin" / "plugin.json"
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("name"), str):
+            name = data["name"]
+    except (OSError, ValueError):
+        pass
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "-", name)
+    return name, Path(os.path.expanduser("~")) / ".claude" / "plugins" / "data" / safe
+
+
+@attrs.define
+class _Reader:
+    file: str
+    provenance: Provenance
+    scope: str
+    lines: dict[JPath, int]
+    plugin: Mapping[str, str] | None = None
+    entries: list[HookEntry] = attrs.Factory(list)
+    problems: list[ConfigProblem] = attrs.Factory(list)
+
+    def where(self, path: JPath) -> Location:
+        return Location(file=self.file, line=line_for(self.lines, path), pointer=pointer(path))
+
+    def problem(self, message: str, path: JPath, event: str | None = None,
+                severity: str = "warning") -> None:
+        self.problems.append(ConfigProblem(message=message, location=self.where(path),
+                                           event=event, severity=severity))
+
+    def read_hooks(self, hooks: Any, base: JPath) -> None:
+        if not isinstance(hooks, dict):
+            self.problem("`hooks` must be an object of event names; ignored", base,
+                         severity="error")
+            return
+        for event, groups in hooks.items():
+            path = (*base, event)
+            spec = EVENTS.get(event)
+            if spec is None:
+                self.problem(f"unknown event {event!r}: ignored (Claude Code ignores it too)",
+                             path, event)
+                continue
+            if spec.seam is None:
+                self.problem(f"event {event!r} is not emitted by this host: hookwire has no "
+                             "seam for it, so its hooks never run", path, event)
+            if not isinstance(groups, list):
+                self.problem("must be an array of matcher groups; ignored", path, event, "error")
+                continue
+            for gi, group in enumerate(groups):
+                self.read_group(event, group, (*path, gi))
+
+    def read_group(self, event: str, group: Any, path: JPath) -> None:
+        if not isinstance(group, dict):
+            self.problem("a matcher group must be an object; ignored", path, event, "error")
+            return
+        matcher = group.get("matcher")
+        if matcher is not None and not isinstance(matcher, str):
+            self.problem("`matcher` must be a string; group ignored", (*path, "matcher"), event,
+                         "error")
+            return
+        why = _matcher.check(matcher, narrow=event in NARROW_MATCHER_EVENTS)
+        if why:
+            self.problem(why, (*path, "matcher"), event)
+        for key in group.keys() - {"matcher", "hooks"}:
+            self.problem(f"unknown key {key!r} in a matcher group: ignored", (*path, key), event)
+        handlers = group.get("hooks")
+        if not isinstance(handlers, list):
+            self.problem("`hooks` must be an array of handlers; group ignored", path, event,
+                         "error")
+            return
+        for hi, raw in enumerate(handlers):
+            self.read_handler(event, matcher, raw, (*path, "hooks", hi))
+
+    def read_handler(self, event: str, matcher: str | None, raw: Any, path: JPath) -> None:
+        if not isinstance(raw, dict):
+            self.problem("a handler must be an object; ignored", path, event, "error")
+            return
+        kind = raw.get("type")
+        if kind in ("prompt", "agent", "mcp_tool"):
+            self.problem(f"{kind!r} handlers are skipped: hookwire has no model or MCP client "
+                         "to run them", path, event)
+            return
+        cls: type[CommandHandler | HttpHandler] = (
+            HttpHandler if kind == "http" else CommandHandler)
+        try:
+            handler = CONVERTER.structure(raw, cls)
+        except Exception as exc:
+            for msg in cattrs.transform_error(exc, path=pointer(path)):
+                text, _, at = msg.rpartition(" @ ")
+                at = at.replace(".async_", ".async").replace(".if_", ".if")
+                sub = _subpath(at, pointer(path))
+                self.problem(f"{text} @ {at}; handler ignored", (*path, *sub), event, "error")
+            return
+        if handler.timeout is not None and not handler.timeout > 0:
+            self.problem("`timeout` must be a positive number of seconds; handler ignored",
+                         (*path, "timeout"), event, "error")
+            return
+        known = _HTTP_FIELDS if isinstance(handler, HttpHandler) else _FIELDS
+        for key in sorted(raw.keys() - known - _QUIET_KEYS):
+            self.problem(f"unknown handler key {key!r}: ignored", (*path, key), event)
+        if handler.if_ is not None and event not in TOOL_EVENTS:
+            self.problem(f"`if` only applies to tool events; on {event} this handler never "
+                         "runs (as in Claude Code)", (*path, "if"), event)
+        if isinstance(handler, HttpHandler):
+            if event == "SessionStart":
+                self.problem("SessionStart does not accept http handlers (as in Claude Code): "
+                             "skipped", path, event)
+                return
+            self.entries.append(self.http_entry(event, matcher, handler, path))
+            return
+        if handler.shell == "powershell" and handler.args is None:
+            self.problem("`shell: powershell` is not supported: handler skipped",
+                         (*path, "shell"), event)
+            return
+        if handler.asyncRewake:
+            self.problem("`asyncRewake` is not supported: the hook runs as a plain async hook "
+                         "and its exit 2 does not wake the agent", (*path, "asyncRewake"), event)
+        if handler.args is not None and re.search(r"\s", handler.command):
+            self.problem("exec form (`args`) with whitespace in `command`: the spawn will fail",
+                         (*path, "command"), event)
+        self.entries.append(self.entry(event, matcher, handler, path))
+
+    def http_entry(self, event: str, matcher: str | None, h: HttpHandler,
+                   path: JPath) -> HookEntry:
+        options: dict[str, Any] = {"scope": self.scope, "onFailure": h.onFailure,
+                                   "type": "http", "headers": dict(h.headers or {}),
+                                   "allowedEnvVars": list(h.allowedEnvVars or ())}
+        if h.if_ is not None:
+            options["if"] = h.if_
+        if h.statusMessage is not None:
+            options["statusMessage"] = h.statusMessage
+        if self.plugin:
+            options["plugin"] = dict(self.plugin)
+        return HookEntry(
+            dialect=DIALECT, event=event, command=h.url, matcher=matcher, timeout=h.timeout,
+            provenance=self.provenance, location=self.where(path), options=options)
+
+    def entry(self, event: str, matcher: str | None, h: CommandHandler,
+              path: JPath) -> HookEntry:
+        command: str | tuple[str, ...]
+        plugin = self.plugin or {}
+
+        def sub(text: str) -> str:
+            for name, value in plugin.items():
+                text = text.replace("${" + name + "}", value)
+            return text
+
+        if h.args is not None:
+            command = (sub(h.command), *(sub(a) for a in h.args))
+        else:
+            command = sub(h.command)
+        options: dict[str, Any] = {"scope": self.scope, "onFailure": h.onFailure}
+        if h.if_ is not None:
+            options["if"] = h.if_
+        if h.statusMessage is not None:
+            options["statusMessage"] = h.statusMessage
+        if h.asyncRewake:
+            options["asyncRewake"] = True
+        if plugin:
+            options["plugin"] = dict(plugin)
+        return HookEntry(
+            dialect=DIALECT, event=event, command=command, matcher=matcher, timeout=h.timeout,
+            background=h.async_ or h.asyncRewake, provenance=self.provenance,
+            location=self.where(path), options=options)
+
+
+def _subpath(at: str, base: str) -> JPath:
+    rest = at[len(base):] if at.startswith(base) else ""
+    out: list[str | int] = []
+    for name, index in re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]", rest):
+        out.append(name if name else int(index))
+    return tuple(out)
+
+
+def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
+              home: Path | None = None) -> ConfigResult:
+    """Read the hooks of one settings file, plugin ``hooks.json`` or plugin ``plugin.json``.
+
+    ``settings`` of the result: ``scope`` and ``disableAllHooks`` (``None`` when unset).
+    """
+    file = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror or exc}", file=file) from None
+    except UnicodeDecodeError:
+        raise ConfigError("not UTF-8 text", file=file) from None
+    try:
+        data, lines = loads_with_lines(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=file,
+                          line=exc.lineno) from None
+    if not isinstance(data, dict):
+        raise ConfigError("a Claude Code settings file must be a JSON object", file=file, line=1)
+    scope = scope_of(path, home)
+    root = _plugin_root(path)
+    plugin = None
+    if root is not None:
+        name, data_dir = plugin_info(root)
+        plugin = {"CLAUDE_PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_DATA": str(data_dir),
+                  "CLAUDE_PLUGIN_NAME": name}
+    reader = _Reader(file=file, provenance=provenance, scope=scope, lines=lines, plugin=plugin)
+    disable = data.get("disableAllHooks")
+    if disable is not None and not isinstance(disable, bool):
+        reader.problem("`disableAllHooks` must be true or false; ignored", ("disableAllHooks",),
+                       severity="error")
+        disable = None
+    hooks = data.get("hooks")
+    if isinstance(hooks, (str, list)) and path.name == "plugin.json" and root is not None:
+        for i, rel in enumerate([hooks] if isinstance(hooks, str) else hooks):
+            if not isinstance(rel, str):
+                reader.problem("plugin `hooks` paths must be strings", ("hooks", i),
+                               severity="error")
+                continue
+            sub = read_file(root / rel, provenance=provenance, home=home)
+            reader.entries.extend(sub.entries)
+            reader.problems.extend(sub.problems)
+    elif hooks is not None:
+        reader.read_hooks(hooks, ("hooks",))
+    if disable and scope != "plugin":
+        reader.problem("disableAllHooks is true: no hook runs unless a higher settings level "
+                       "sets it back to false", ("disableAllHooks",))
+    return ConfigResult(entries=tuple(reader.entries), problems=tuple(reader.problems),
+                        settings={"scope": scope, "disableAllHooks": disable})
+
+
+def discover(project_dir: str | Path, *, home: str | Path | None = None,
+             managed: str | Path | None = None, settings: Iterable[str | Path] = (),
+             plugins: Iterable[str | Path] = ()) -> list[tuple[Path, Provenance]]:
+    """The files Claude Code would read for a session launched in ``project_dir``, in order.
+
+    ``settings`` are ``--settings``-style files, ``plugins`` plugin roots. Missing files are
+    left out. Only ``project_dir`` itself is looked at, never its parents (as observed).
+    """
+    home_p = Path(home) if home is not None else Path(os.path.expanduser("~"))
+    proj = Path(project_dir)
+    found: list[tuple[Path, Provenance]] = [
+        (home_p / ".claude" / "settings.json", Provenance.LIVE),
+        (proj / ".claude" / "settings.json", Provenance.LIVE),
+        (proj / ".claude" / "settings.local.json", Provenance.LIVE),
+    ]
+    found += [(Path(s), Provenance.USER) for s in settings]
+    if managed is not None:
+        found.append((Path(managed), Provenance.MANAGED))
+    for root in plugins:
+        found.append((Path(root) / "hooks" / "hooks.json", Provenance.PLUGIN))
+    return [(p, prov) for p, prov in found if p.is_file()]

@@ -1,0 +1,108 @@
+"""The process a Claude Code hook runs as: argv or shell text, environment and cwd.
+
+Environment (observed on 2.1.332): the host's own environment unchanged, then the session's
+``env``, then ``CLAUDE_PROJECT_DIR``, ``CLAUDECODE=1``, ``CLAUDE_CODE_SESSION_ID``,
+``CLAUDE_CODE_CHILD_SESSION=1``, ``CLAUDE_CODE_ENTRYPOINT``, ``AI_AGENT``, ``CLAUDE_PID``,
+``COREPACK_ENABLE_AUTO_PIN=0``, ``NoDefaultCurrentDirectoryInExePath=1``, ``PWD``;
+``CLAUDE_EFFORT`` on tool and stop events when the host gives an effort; ``CLAUDE_ENV_FILE``
+on SessionStart only; ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA`` for plugin hooks.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from typing import Any
+
+from hookwire import __version__
+from hookwire.dialect import HookEntry
+from hookwire.events import SeamEvent, SessionInfo
+
+ENTRYPOINT = "hookwire"
+AI_AGENT = f"hookwire_{__version__.replace('.', '-')}_claude-dialect"
+_EFFORT_EVENTS = frozenset({
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "PermissionRequest",
+    "Stop", "SubagentStop",
+})
+_PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA")
+
+
+def placeholders(entry: HookEntry, session: SessionInfo) -> dict[str, str]:
+    """The ``${NAME}`` values substituted into the command text and each ``args`` element."""
+    values = {"CLAUDE_PROJECT_DIR": session.project_dir}
+    plugin = entry.options.get("plugin") or {}
+    for name in ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"):
+        if name in plugin:
+            values[name] = plugin[name]
+    return values
+
+
+def substitute(text: str, values: Mapping[str, str]) -> str:
+    """Replace ``${CLAUDE_PROJECT_DIR}``-style placeholders textually (no other expansion)."""
+    for name in _PLACEHOLDERS:
+        if name in values:
+            text = text.replace("${" + name + "}", values[name])
+    return text
+
+
+def environment(entry: HookEntry, event: SeamEvent, native: str,
+                session: SessionInfo) -> dict[str, str]:
+    """The complete environment of the hook process."""
+    env = dict(os.environ)
+    env.update(session.env)
+    env.update({
+        "CLAUDE_PROJECT_DIR": session.project_dir,
+        "CLAUDECODE": "1",
+        "CLAUDE_CODE_ENTRYPOINT": ENTRYPOINT,
+        "CLAUDE_CODE_SESSION_ID": session.session_id,
+        "AI_AGENT": AI_AGENT,
+        "CLAUDE_CODE_CHILD_SESSION": "1",
+        "CLAUDE_PID": str(os.getpid()),
+        "COREPACK_ENABLE_AUTO_PIN": "0",
+        "NoDefaultCurrentDirectoryInExePath": "1",
+        "PWD": working_dir(session),
+    })
+    effort = event.extra.get("effort")
+    level = effort.get("level") if isinstance(effort, Mapping) else None
+    if native in _EFFORT_EVENTS and isinstance(level, str):
+        env["CLAUDE_EFFORT"] = level
+    else:
+        env.pop("CLAUDE_EFFORT", None)
+    if native == "SessionStart":
+        env["CLAUDE_ENV_FILE"] = env_file(session)
+    else:
+        env.pop("CLAUDE_ENV_FILE", None)
+    plugin = entry.options.get("plugin") or {}
+    for name in ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"):
+        if name in plugin:
+            env[name] = plugin[name]
+    if "CLAUDE_PLUGIN_DATA" in plugin:
+        os.makedirs(plugin["CLAUDE_PLUGIN_DATA"], exist_ok=True)
+    return env
+
+
+def env_file(session: SessionInfo) -> str:
+    """The session's ``CLAUDE_ENV_FILE``: the host's (``SessionInfo.env_file``) or one made
+    under the temp dir, created empty so ``>>`` and ``source`` both work."""
+    path: Any = getattr(session, "env_file", None)
+    if not path:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in session.session_id)
+        folder = os.path.join(tempfile.gettempdir(), f"hookwire-{os.getuid()}", "session-env",
+                              safe)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        path = os.path.join(folder, "sessionstart-hook.sh")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        open(path, "a").close()
+    return str(path)
+
+
+def working_dir(session: SessionInfo) -> str:
+    """The session's cwd; if it is gone, Claude Code's fallbacks: the project root, ``$HOME``,
+    the temp dir."""
+    for candidate in (session.cwd, session.project_dir, os.path.expanduser("~"),
+                      tempfile.gettempdir()):
+        if candidate and os.path.isdir(candidate):
+            return candidate
+    return session.cwd
