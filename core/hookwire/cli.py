@@ -108,6 +108,12 @@ def main(argv: Sequence[str] | None = None, *, kernel: Kernel | None = None) -> 
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug of ours: one line, not a traceback (HOOKWIRE_DEBUG shows it)
+        if os.environ.get("HOOKWIRE_DEBUG"):
+            raise
+        sys.stderr.write(f"hookwire: internal error: {exc!r} (set HOOKWIRE_DEBUG=1 for "
+                         f"the traceback)\n")
+        return 1
     raise AssertionError(args.command)  # pragma: no cover
 
 

@@ -9,7 +9,7 @@ and how each verdict is applied. Public entry points: :meth:`Agent.run`,
 from __future__ import annotations
 
 import contextlib
-import shlex
+import json
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
@@ -67,7 +67,7 @@ class Agent:
     without one the kernel's ``approve`` seam decides, else the call is denied.
     """
 
-    def __init__(self, kernel: Kernel, model: ScriptedModel, *,
+    def __init__(self, kernel: Kernel, model: ScriptedModel, /, *,
                  tools: Mapping[str, Tool] | None = None, max_turns: int = 20,
                  max_retries: int = 2, approver: Approver | None = None,
                  max_stop_blocks: int | None = 8, **session_fields: Any) -> None:
@@ -314,7 +314,7 @@ def _label(verdict: Verdict) -> str | None:
 
 def _render_turn(turn: ModelTurn) -> str:
     parts = [turn.text] if turn.text else []
-    parts += [f"[tool {c.name} {shlex.quote(str(dict(c.input)))}]" for c in turn.tool_calls]
+    parts += [f"[tool {c.name} {json.dumps(dict(c.input))}]" for c in turn.tool_calls]
     return "\n".join(parts)
 
 
