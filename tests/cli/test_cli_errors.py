@@ -31,10 +31,16 @@ def settings(tmp_path: Path) -> Path:
     (["fire", "PreToolUse", "--dialect", "claude", "--config", "x.json", "--data", "@/nonexistent"],
      "cannot read /nonexistent"),
     (["fire", "PreToolUse"], "the following arguments are required: --dialect, --config"),
+    (["fire", "PreToolUse", "--dialect", "claude", "--config", "{settings}", "--data",
+      '{"tool_name": "Bash", "tool_input": "not an object"}'],
+     "tool_input must be an object @ $.tool_input"),
+    (["fire", "NoSuchEvent", "--dialect", "claude", "--config", "{settings}"],
+     "dialect 'claude' has no event 'NoSuchEvent'"),
     (["no-such-command"], "invalid choice: 'no-such-command'"),
 ])
-def test_unusable_input_exits_2_with_one_line(args: list[str], message: str) -> None:
-    proc = hookwire(*args)
+def test_unusable_input_exits_2_with_one_line(args: list[str], message: str,
+                                              settings: Path) -> None:
+    proc = hookwire(*[a.replace("{settings}", str(settings)) for a in args])
     assert proc.returncode == 2, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if "error" in line]
     assert len(errors) == 1 and message in errors[0]
