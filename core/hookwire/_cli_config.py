@@ -134,6 +134,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             why = host.missing.get(spec.seam)
             detail = f"host {host.name} does not emit {spec.seam.value}" + (
                 f": {why}" if why else "")
+        elif trust.needs_trust(entry) and trust.dialect_trust(kernel, entry)[0] is not None:
+            harness_ok, why = trust.dialect_trust(kernel, entry)
+            status = "runs" if harness_ok else "untrusted"
+            detail = f"{detail}, {entry.dialect}'s own trust record: {why}"
         elif trust.needs_trust(entry):
             pin = _pin_now(kernel, entry, root)
             state = trust.state_of(entry, store, pin)
@@ -188,7 +192,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
     root = config.project_root or os.getcwd()
     gated: dict[str, tuple[Any, Any, str]] = {}
     for entry in collect(kernel, config).entries:
-        if trust.needs_trust(entry):
+        if trust.needs_trust(entry) and trust.dialect_trust(kernel, entry)[0] is None:
             pin = _pin_now(kernel, entry, root)
             gated.setdefault(trust.hook_id(entry),
                              (entry, pin, trust.state_of(entry, store, pin)))

@@ -23,7 +23,9 @@ class Seam(str, enum.Enum):
     TOOL_PRE = "tool_pre"
     TOOL_POST = "tool_post"
     TOOL_FAILURE = "tool_failure"
+    TOOL_BATCH = "tool_batch"
     STOP = "stop"
+    STOP_FAILURE = "stop_failure"
     SUBAGENT_START = "subagent_start"
     SUBAGENT_STOP = "subagent_stop"
     PRE_COMPACT = "pre_compact"
@@ -118,6 +120,18 @@ class ToolFailure(SeamEvent):
 
 
 @attrs.frozen(kw_only=True, slots=False)
+class ToolBatch(SeamEvent):
+    """Every tool call of one model response has finished (or was refused).
+
+    ``tool_calls`` holds one mapping per call with ``tool_name``, ``tool_input``,
+    ``tool_use_id`` and ``tool_response`` (the result as sent to the model).
+    """
+
+    seam = Seam.TOOL_BATCH
+    tool_calls: tuple[Mapping[str, Any], ...] = ()
+
+
+@attrs.frozen(kw_only=True, slots=False)
 class Stop(SeamEvent):
     """The agent is about to end its turn.
 
@@ -127,6 +141,18 @@ class Stop(SeamEvent):
 
     seam = Seam.STOP
     stop_hook_active: bool = False
+    last_assistant_message: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class StopFailure(SeamEvent):
+    """The turn ended because the model request failed (``error``: a short kind such as
+    ``rate_limit`` or ``server_error``; ``error_details`` and ``last_assistant_message`` the
+    text)."""
+
+    seam = Seam.STOP_FAILURE
+    error: str = "unknown"
+    error_details: str | None = None
     last_assistant_message: str | None = None
 
 
@@ -202,7 +228,8 @@ class ApprovalRequest(SeamEvent):
 EVENT_TYPES: Mapping[Seam, type[SeamEvent]] = {
     cls.seam: cls
     for cls in (
-        SessionStart, PromptSubmit, ToolPre, ToolPost, ToolFailure, Stop, SubagentStart,
+        SessionStart, PromptSubmit, ToolPre, ToolPost, ToolFailure, ToolBatch, Stop,
+        StopFailure, SubagentStart,
         SubagentStop, PreCompact, PostCompact, Notification, SessionEnd, ApprovalRequest,
     )
 }

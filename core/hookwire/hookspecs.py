@@ -26,8 +26,10 @@ if TYPE_CHECKING:
         SessionEnd,
         SessionStart,
         Stop,
+        StopFailure,
         SubagentStart,
         SubagentStop,
+        ToolBatch,
         ToolFailure,
         ToolPost,
         ToolPre,
@@ -165,6 +167,22 @@ def tool_failure(event: ToolFailure, session: Session) -> AnswerOrAwaitable:
 
 
 @hookspec
+def tool_batch(event: ToolBatch, session: Session) -> AnswerOrAwaitable:
+    """Every tool call of one model response has finished.
+
+    Parameters: ``event.tool_calls`` lists each call (``tool_name``, ``tool_input``,
+    ``tool_use_id``, ``tool_response`` as sent to the model).
+
+    Returns: an Answer with ``decision=BLOCK`` and a ``reason`` to end the agent loop before
+    the next model request (the reason is shown, and kept in the conversation), ``contexts``
+    to add before the next request, ``halt``; ``None`` for no opinion. Exceptions: as for
+    ``session_start``.
+
+    Since: 0.1.
+    """
+
+
+@hookspec
 def stop(event: Stop, session: Session) -> AnswerOrAwaitable:
     """The agent is about to end its turn.
 
@@ -174,6 +192,20 @@ def stop(event: Stop, session: Session) -> AnswerOrAwaitable:
     Returns: an Answer with ``decision=BLOCK`` and a ``reason`` to keep the agent going with the
     reason as feedback (the session's block cap applies), ``halt`` to stop for good; ``None``
     to let it stop. Exceptions: as for ``session_start``.
+
+    Since: 0.1.
+    """
+
+
+@hookspec
+def stop_failure(event: StopFailure, session: Session) -> AnswerOrAwaitable:
+    """The turn ended because the model request failed.
+
+    Parameters: ``event.error`` (a short kind: ``rate_limit``, ``server_error``, ...),
+    ``event.error_details``, ``event.last_assistant_message``.
+
+    Returns: ignored by hosts (observers only); return ``None``. Exceptions: as for
+    ``session_start``.
 
     Since: 0.1.
     """
@@ -313,7 +345,8 @@ def seam_verdict(event: Any, session: Session, verdict: Verdict) -> None:
 
 
 SEAM_SPECS = (
-    "session_start", "prompt_submit", "tool_pre", "tool_post", "tool_failure", "stop",
+    "session_start", "prompt_submit", "tool_pre", "tool_post", "tool_failure", "tool_batch",
+    "stop", "stop_failure",
     "subagent_start", "subagent_stop", "pre_compact", "post_compact", "notification",
     "session_end", "approve",
 )

@@ -29,7 +29,8 @@ REFERENCE = HostProfile(
     name="reference",
     description="hookwire's reference agent loop (hookwire.reference.Agent)",
     seams=frozenset({Seam.SESSION_START, Seam.PROMPT_SUBMIT, Seam.TOOL_PRE, Seam.APPROVE,
-                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.STOP, Seam.SESSION_END}),
+                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.TOOL_BATCH, Seam.STOP,
+                     Seam.STOP_FAILURE, Seam.SESSION_END}),
     missing={
         Seam.SUBAGENT_START: "the reference loop has no sub-agents",
         Seam.SUBAGENT_STOP: "the reference loop has no sub-agents",

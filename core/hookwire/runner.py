@@ -137,9 +137,14 @@ class Outcome:
 async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None = None) -> Outcome:
     """Run ``command`` to completion and return its :class:`Outcome`.
 
-    Never raises for a failing hook. If the awaiting task is cancelled, the hook's group is
-    ended (shielded), ``on_cancel`` (when given) receives the ``CANCELLED`` outcome, and the
-    cancellation is re-raised.
+    Never raises for a failing hook. The run is over when the hook process itself exits;
+    its pipes are then read for at most ``command.drain`` seconds more, and whatever is left
+    of its process group is ended. ``exit_code``/``signal`` always describe how the hook
+    process ended, also for ``TIMED_OUT`` and ``OVER_CAP`` (usually ``signal`` 15 or 9, ours).
+
+    If the awaiting task is cancelled, the group is ended (shielded), ``on_cancel`` (when
+    given; it must not raise) receives the ``CANCELLED`` outcome with the output read so far,
+    and the cancellation is re-raised. A caller that is already cancelled starts nothing.
     """
     started = time.perf_counter()
     await anyio.lowlevel.checkpoint_if_cancelled()  # a cancelled caller starts nothing
@@ -214,7 +219,9 @@ class _Child:
     it exits (a pidfd, or a pipe closed by a waiter thread where there are none), and the
     poller watching them."""
 
-    __slots__ = ("exit_fd", "fds", "held", "pending", "poller", "popen", "returncode", "stdin")
+    __slots__ = (
+        "exit_fd", "fds", "held", "pending", "poller", "popen", "returncode", "stdin", "watched"
+    )  # fmt: skip
 
     def __init__(
         self, popen: subprocess.Popen[bytes], stdin: int, held: list[int], exit_fd: int
@@ -230,7 +237,8 @@ class _Child:
         self.exit_fd = exit_fd
         self.fds = [stdin, *held, exit_fd]  # every fd still ours to close, but the poller
         self.poller = _new_poller()
-        self.poller.register(exit_fd, _READ)
+        self.watched: set[int] = set()
+        self.watch(exit_fd, _READ)
 
     @classmethod
     def spawn(cls, command: Command) -> tuple[_Child, int, int]:
@@ -268,6 +276,15 @@ class _Child:
         child.fds += (ends[1], ends[3])
         return child, ends[1], ends[3]
 
+    def watch(self, fd: int, events: int) -> None:
+        self.poller.register(fd, events)
+        self.watched.add(fd)
+
+    def unwatch(self, fd: int) -> None:
+        if fd in self.watched:
+            self.watched.remove(fd)
+            self.poller.unregister(fd)
+
     def poll(self) -> bool:
         """True once the hook process itself has exited (and been reaped)."""
         if self.returncode is None:
@@ -275,7 +292,6 @@ class _Child:
             if returncode is None:
                 return False
             self.returncode = returncode
-            self.poller.unregister(self.exit_fd)
             for fd in self.held:  # now the pipes may reach EOF, unless a descendant has them
                 self.close_fd(fd)
             self.held = []
@@ -295,14 +311,13 @@ class _Child:
                 rest = rest[os.write(self.stdin, rest) :]
         except BlockingIOError:
             if not self.pending:
-                self.poller.register(self.stdin, _WRITE)
+                self.watch(self.stdin, _WRITE)
             self.pending = rest
             return
         except OSError:
             pass
-        if self.pending:
-            self.poller.unregister(self.stdin)
-            self.pending = memoryview(b"")
+        self.pending = memoryview(b"")
+        self.unwatch(self.stdin)
         self.close_fd(self.stdin)
         self.stdin = -1
 
@@ -337,15 +352,16 @@ def _reap_then_notify(popen: subprocess.Popen[bytes], writable: int) -> None:
 class _Capture:
     """One output stream of the hook, read until EOF or until it passes ``cap`` bytes."""
 
-    __slots__ = ("cap", "data", "fd", "over_cap")
+    __slots__ = ("cap", "data", "done", "fd", "over_cap")
 
     def __init__(self, fd: int, cap: int) -> None:
         self.fd = fd
         self.cap = cap
         self.data = bytearray()
+        self.done = False
         self.over_cap = False
 
-    def pull(self, child: _Child) -> None:
+    def pull(self) -> None:
         data = self.data
         for _ in range(_READS_PER_WAKE):
             # Asking for at most cap + 1 bytes overall is enough to notice an overflow, and
@@ -363,9 +379,7 @@ class _Capture:
                     continue
                 del data[self.cap :]
                 self.over_cap = True
-            child.poller.unregister(self.fd)
-            child.close_fd(self.fd)
-            self.fd = -1
+            self.done = True
             return
 
 
@@ -378,13 +392,13 @@ class _Watch:
         self.started = started
         self.out = _Capture(stdout, command.output_cap)
         self.err = _Capture(stderr, command.output_cap)
-        self.child.poller.register(stdout, _READ)
-        self.child.poller.register(stderr, _READ)
+        self.child.watch(stdout, _READ)
+        self.child.watch(stderr, _READ)
         self.timed_out = False
         self.child.write(command.stdin)
 
     def streams_open(self) -> bool:
-        return self.out.fd >= 0 or self.err.fd >= 0
+        return not (self.out.done and self.err.done)
 
     def step(self) -> bool:
         """Do all I/O possible without blocking; True when a stream passed the cap."""
@@ -392,29 +406,38 @@ class _Watch:
         child.poll()  # first: at exit this releases the pipes, so the reads below see EOF
         if child.pending:
             child.write(child.pending)
-        if self.out.fd >= 0:
-            self.out.pull(child)
-        if self.err.fd >= 0:
-            self.err.pull(child)
+        if not self.out.done:
+            self.out.pull()
+        if not self.err.done:
+            self.err.pull()
         return self.out.over_cap or self.err.over_cap
+
+    async def _wait(self) -> None:
+        """Sleep until the poller has news. What can no longer change stops being watched
+        first, or a level-triggered EOF or exit would wake us again and again."""
+        child = self.child
+        if child.returncode is not None:
+            child.unwatch(child.exit_fd)
+        for capture in (self.out, self.err):
+            if capture.done:
+                child.unwatch(capture.fd)
+        await anyio.wait_readable(child.poller.fileno())
 
     async def until_exit(self) -> None:
         """Return when the hook process exits, or when its output passes the cap.
 
         "Done" is the hook's own exit, not EOF: a background grandchild may hold the pipes
         open for as long as it likes."""
-        poller = self.child.poller.fileno()
         while True:
-            await anyio.wait_readable(poller)
+            await self._wait()
             if self.step() or self.child.returncode is not None:
                 return
 
     async def drain(self) -> None:
         """After the exit, keep reading for ``drain`` seconds while a pipe is still open."""
-        poller = self.child.poller.fileno()
         with anyio.move_on_after(self.command.drain):
             while self.streams_open():
-                await anyio.wait_readable(poller)
+                await self._wait()
                 if self.step():
                     return
 

@@ -21,7 +21,7 @@ import contextvars
 import logging
 import os
 import uuid
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -214,6 +214,20 @@ class Session:
         return await self.dispatch(ev.ToolFailure(
             tool_name=tool_name, tool_input=dict(tool_input), error=error,
             tool_use_id=tool_use_id, **self._turn_fields(fields)))
+
+    async def tool_batch(self, tool_calls: Sequence[Mapping[str, Any]], **fields: Any) -> Verdict:
+        """Fire ``tool_batch`` once the tool calls of one model response have finished;
+        ``denied`` ends the agent loop before the next model request."""
+        return await self.dispatch(ev.ToolBatch(tool_calls=tuple(dict(c) for c in tool_calls),
+                                                **self._turn_fields(fields)))
+
+    async def stop_failure(self, error: str, error_details: str | None = None,
+                           last_assistant_message: str | None = None,
+                           **fields: Any) -> Verdict:
+        """Fire ``stop_failure``: the turn ended because the model request failed."""
+        return await self.dispatch(ev.StopFailure(
+            error=error, error_details=error_details,
+            last_assistant_message=last_assistant_message, **self._turn_fields(fields)))
 
     async def approve(self, tool_name: str, tool_input: Mapping[str, Any],
                       tool_use_id: str = "", *, reason: str | None = None,

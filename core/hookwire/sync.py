@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from anyio.from_thread import start_blocking_portal
@@ -95,6 +95,14 @@ class SyncSession:
     def tool_failure(self, tool_name: str, tool_input: Mapping[str, Any], error: str,
                      tool_use_id: str = "", **fields: Any) -> Verdict:
         return self._call("tool_failure", tool_name, tool_input, error, tool_use_id, **fields)
+
+    def tool_batch(self, tool_calls: Sequence[Mapping[str, Any]], **fields: Any) -> Verdict:
+        return self._call("tool_batch", tool_calls, **fields)
+
+    def stop_failure(self, error: str, error_details: str | None = None,
+                     last_assistant_message: str | None = None, **fields: Any) -> Verdict:
+        return self._call("stop_failure", error, error_details, last_assistant_message,
+                          **fields)
 
     def approve(self, tool_name: str, tool_input: Mapping[str, Any], tool_use_id: str = "",
                 **fields: Any) -> Verdict:

@@ -22,6 +22,7 @@ rewritten to that copy. What runs is therefore exactly what was approved.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import hashlib
 import json
@@ -332,6 +333,25 @@ def sample_command(entry: HookEntry, dialect: Any, *, project_dir: str) -> Comma
                               for a in entry.command), env=env, cwd=project_dir)
 
 
+def dialect_trust(kernel: Any, entry: HookEntry) -> tuple[bool | None, str]:
+    """A dialect's own verdict on a live hook, for harnesses with their own trust records
+    (Codex's ``[hooks.state]``): ``(True, why)`` when the harness trusts it (hookwire honours
+    that), ``(False, why)`` when the harness will not run it, ``(None, "")`` when the dialect
+    keeps no trust records. Dialects opt in with ``will_run(entry) -> (bool, str)``."""
+    if entry.provenance is not Provenance.LIVE:
+        return None, ""
+    try:
+        will_run = getattr(kernel.dialect(entry.dialect), "will_run", None)
+        if will_run is None:
+            return None, ""
+        runs, why = will_run(entry)
+    except Exception:
+        return None, ""
+    if not runs:
+        return False, str(why)
+    return (True, str(why)) if why in ("trusted", "managed") else (None, "")
+
+
 def state_of(entry: HookEntry, store: TrustStore, current: Pin) -> str:
     """The trust state of ``entry`` given what its command resolves to now."""
     if not needs_trust(entry):
@@ -347,7 +367,7 @@ def approve(entry: HookEntry, store: TrustStore, current: Pin, *, source: str = 
     record = Record(id=hook_id(entry), command_hash=command_hash(entry), pin=current,
                     dialect=entry.dialect, event=entry.event, command=entry.display,
                     source=source or entry.provenance.value,
-                    approved=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+                    approved=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"))
     store.put(record)
     return record
 
@@ -382,6 +402,8 @@ class TrustGate:
     def __call__(self, entry: HookEntry, seam: Seam) -> Answer | Callable[..., Any] | None:
         if not needs_trust(entry):
             return None
+        if dialect_trust(self.kernel, entry)[0] is True:
+            return None
         record = self.store.get(hook_id(entry))
         if record is None or record.command_hash != command_hash(entry):
             return self.refuse(entry, seam, "it was never approved (pending)")
@@ -396,10 +418,8 @@ class TrustGate:
         text = (f"untrusted {describe(entry)} was not run: {why}; "
                 f"approve it with `hookwire trust {rid}`")
         spec = None
-        try:
+        with contextlib.suppress(Exception):
             spec = self.kernel.dialect(entry.dialect).events.get(entry.event)
-        except Exception:
-            pass
         if rid not in self._warned:
             self._warned.add(rid)
             log.warning("%s", text)

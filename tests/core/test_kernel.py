@@ -255,8 +255,11 @@ async def test_seam_verdict_observer_sees_every_seam(tmp_path: Path) -> None:
         await s.tool_pre("Bash", {})
         await s.tool_post("Bash", {}, "ok")
         await s.tool_failure("Bash", {}, "boom")
+        await s.tool_batch([{"tool_name": "Bash", "tool_input": {}, "tool_use_id": "t",
+                             "tool_response": "ok"}])
         await s.approve("Bash", {})
         await s.stop("done")
+        await s.stop_failure("rate_limit")
         await s.subagent_start("a1", "general")
         await s.subagent_stop("a1", "general")
         await s.pre_compact()
@@ -264,7 +267,8 @@ async def test_seam_verdict_observer_sees_every_seam(tmp_path: Path) -> None:
         await s.notification("hello")
         await s.session_end()
     assert seen == [Seam.SESSION_START, Seam.PROMPT_SUBMIT, Seam.TOOL_PRE, Seam.TOOL_POST,
-                    Seam.TOOL_FAILURE, Seam.APPROVE, Seam.STOP, Seam.SUBAGENT_START,
+                    Seam.TOOL_FAILURE, Seam.TOOL_BATCH, Seam.APPROVE, Seam.STOP,
+                    Seam.STOP_FAILURE, Seam.SUBAGENT_START,
                     Seam.SUBAGENT_STOP, Seam.PRE_COMPACT, Seam.POST_COMPACT, Seam.NOTIFICATION,
                     Seam.SESSION_END]
 

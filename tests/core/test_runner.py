@@ -119,6 +119,7 @@ async def test_argv_form_passes_arguments_verbatim(tmp_path: Path) -> None:
     import json
 
     assert json.loads(outcome.stdout_text) == list(args)
+    assert_gone(outcome, tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -142,6 +143,7 @@ async def test_stdin_arrives_byte_for_byte(tmp_path: Path, payload: bytes) -> No
     assert outcome.exit_code == 0
     assert outcome.stdout == payload
     assert (tmp_path / "got.bin").read_bytes() == payload
+    assert_gone(outcome, tmp_path)
 
 
 async def test_large_stdin_read_fully(tmp_path: Path) -> None:
@@ -149,6 +151,7 @@ async def test_large_stdin_read_fully(tmp_path: Path) -> None:
     outcome = await run(Command(shell="wc -c", stdin=payload))
     assert outcome.ok, outcome
     assert int(outcome.stdout) == len(payload)
+    assert_gone(outcome, tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -178,12 +181,15 @@ async def test_env_and_cwd_per_call(tmp_path: Path) -> None:
     # env is the complete environment: HOME was not passed, so the hook has none.
     assert one.stdout_text == f"1|{first}|unset"
     assert two.stdout_text == f"2|{second}|unset"
+    assert_gone(one, tmp_path)
+    assert_gone(two, tmp_path)
 
 
 async def test_env_none_inherits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOOKWIRE_RUNNER_TEST", "inherited")
     outcome = await run(Command(shell='printf %s "$HOOKWIRE_RUNNER_TEST"'))
     assert outcome.stdout == b"inherited"
+    assert_gone(outcome, tmp_path)
 
 
 async def test_concurrent_runs_keep_their_own_io(tmp_path: Path) -> None:
@@ -210,11 +216,13 @@ async def test_output_exactly_at_the_cap_is_not_over(tmp_path: Path) -> None:
     outcome = await run(Command(shell="head -c 1000 /dev/zero", output_cap=1000))
     assert outcome.kind is OutcomeKind.EXITED
     assert len(outcome.stdout) == 1000 and not outcome.stdout_over_cap
+    assert_gone(outcome, tmp_path)
 
 
 async def test_hook_closing_its_streams_early_is_done_at_exit(tmp_path: Path) -> None:
     outcome = await run(Command(shell="echo bye; exec >&- 2>&-; sleep 0.2; exit 4"))
     assert (outcome.kind, outcome.exit_code, outcome.stdout) == (OutcomeKind.EXITED, 4, b"bye\n")
+    assert_gone(outcome, tmp_path)
 
 
 # -- "done" is the hook's exit; descendants do not outlive the run ---------------------------
@@ -245,6 +253,7 @@ async def test_drain_picks_up_output_written_just_after_exit(tmp_path: Path) -> 
     outcome = await run(Command(argv=(hook,), drain=20.0))
     assert outcome.ok, outcome
     assert outcome.stdout == b"early\nlate\n"
+    assert_gone(outcome, tmp_path)
 
 
 # -- timeouts, signals, cancellation ------------------------------------------------------
@@ -376,6 +385,7 @@ async def test_shell_reports_126_and_127_as_exits(tmp_path: Path, shell: str, co
     outcome = await run(Command(shell=shell, cwd=str(tmp_path)))
     assert (outcome.kind, outcome.exit_code) == (OutcomeKind.EXITED, code)
     assert outcome.stderr  # sh says why
+    assert_gone(outcome, tmp_path)
 
 
 async def test_embedded_nul_is_a_start_failure_not_an_exception() -> None:
@@ -410,27 +420,31 @@ async def test_stderr_over_the_cap(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("stream", ["", ">&2"])
-async def test_not_utf8(stream: str) -> None:
+async def test_not_utf8(stream: str, tmp_path: Path) -> None:
     outcome = await run(Command(shell=f"printf 'ok \\377\\n' {stream}; exit 5"))
     assert outcome.kind is OutcomeKind.NOT_UTF8
     assert outcome.exit_code == 5
     assert b"ok \xff\n" in (outcome.stdout + outcome.stderr)
     assert None in (outcome.stdout_text, outcome.stderr_text)
+    assert_gone(outcome, tmp_path)
 
 
 async def test_priority_timeout_over_not_utf8(tmp_path: Path) -> None:
     outcome = await run(Command(shell="printf '\\377'; exec sleep 60", timeout=0.3))
     assert outcome.kind is OutcomeKind.TIMED_OUT and outcome.stdout == b"\xff"
+    assert_gone(outcome, tmp_path)
 
 
-async def test_priority_over_cap_over_not_utf8() -> None:
+async def test_priority_over_cap_over_not_utf8(tmp_path: Path) -> None:
     outcome = await run(Command(shell="while :; do printf '\\377'; done", output_cap=100))
     assert outcome.kind is OutcomeKind.OVER_CAP and outcome.stdout == b"\xff" * 100
+    assert_gone(outcome, tmp_path)
 
 
-async def test_priority_signaled_over_not_utf8() -> None:
+async def test_priority_signaled_over_not_utf8(tmp_path: Path) -> None:
     outcome = await run(Command(shell="printf '\\377'; kill -KILL $$"))
     assert (outcome.kind, outcome.signal) == (OutcomeKind.SIGNALED, signal.SIGKILL)
+    assert_gone(outcome, tmp_path)
 
 
 # -- without pidfds (macOS, BSD, old Linux): exit awaited by a waiter thread ---------------

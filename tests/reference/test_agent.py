@@ -239,3 +239,48 @@ async def test_tool_failure_seam_and_env_file(tmp_path: Path) -> None:
         result = await agent.run("go")
     assert failures == ["Exit code 3\noops"]
     assert result.tool_runs[1].result["stdout"] == "from-env-file"
+
+
+@pytest.mark.anyio
+async def test_tool_batch_block_ends_the_loop_before_the_next_request(tmp_path: Path) -> None:
+    batches: list[Any] = []
+
+    class Batch:
+        @hookimpl
+        def tool_batch(self, event: Any) -> Answer:
+            batches.append(event.tool_calls)
+            return Answer(decision=Decision.BLOCK, reason="one batch is enough")
+
+    kernel = Kernel(load_entry_points=False, plugins=[Batch()])
+    model = ScriptedModel([bash("echo one", "a"), ModelTurn(text="never asked")])
+    async with Agent(kernel, model, cwd=str(tmp_path)) as agent:
+        result = await agent.run("go")
+    assert result.terminal_reason == "hook_stopped"
+    assert result.blocked_reason == "one batch is enough" and result.model_requests == 1
+    assert len(model.requests) == 1
+    assert batches == [({"tool_name": "Bash", "tool_input": {"command": "echo one"},
+                         "tool_use_id": "a", "tool_response": "one"},)]
+    assert agent.messages[-1].content == "one batch is enough"
+
+
+@pytest.mark.anyio
+async def test_stop_failure_fires_when_the_model_fails_after_retries(tmp_path: Path) -> None:
+    failures: list[Any] = []
+    stops: list[Any] = []
+
+    class Observer:
+        @hookimpl
+        def stop_failure(self, event: Any) -> None:
+            failures.append((event.error, event.error_details))
+
+        @hookimpl
+        def stop(self, event: Any) -> None:
+            stops.append(event)
+
+    kernel = Kernel(load_entry_points=False, plugins=[Observer()])
+    model = ScriptedModel([TransientModelError("overloaded")] * 3)
+    async with Agent(kernel, model, cwd=str(tmp_path), max_retries=2) as agent:
+        result = await agent.run("go")
+    assert result.terminal_reason == "model_error"
+    assert failures == [("server_error", "overloaded")] and stops == []
+    assert len(model.requests) == 3

@@ -22,7 +22,7 @@ from hookwire.config.loader import (
     load_text,
     user_dir,
 )
-from hookwire.config.model import Config, HookSpec, HooksFile, LoadedFile, Scope, SourceSpec
+from hookwire.config.model import Config, HooksFile, HookSpec, LoadedFile, Scope, SourceSpec
 from hookwire.errors import ConfigError
 
 log = logging.getLogger("hookwire.config")

@@ -29,8 +29,8 @@ from hookwire.config.model import (
     VERSION,
     Config,
     DocPath,
-    HookSpec,
     HooksFile,
+    HookSpec,
     LoadedFile,
     Scope,
     SourceSpec,
@@ -326,8 +326,10 @@ def _format(exc: BaseException, type_: Any) -> str:
             repr(k) for k in sorted(exc.extra_fields))
     if isinstance(exc, KeyError):
         return "required field missing"
-    if get_origin(type_) is Literal:
-        allowed = " or ".join(repr(a) for a in get_args(type_))
+    literal = type_ if get_origin(type_) is Literal else next(
+        (t for t in get_args(type_) if get_origin(t) is Literal), None)
+    if literal is not None and not isinstance(exc, TypeError):
+        allowed = " or ".join(repr(a) for a in get_args(literal))
         return f"must be {allowed}"
     if isinstance(exc, (TypeError, ValueError)):
         return str(exc)

@@ -16,7 +16,7 @@ import attrs
 VERSION = 1
 
 
-class Scope(str, enum.Enum):
+class Scope(enum.StrEnum):
     """Which layer a hooks file is: the user's global file or a project's file."""
 
     GLOBAL = "global"

@@ -106,7 +106,14 @@ def append_entries(path: str | Path, entries: Iterable[Mapping[str, Any]], *,
     buf = io.StringIO()
     yaml.dump(data, buf)
     out = buf.getvalue()
-    load_text(out, file=str(path), scope=Scope.PROJECT)  # never write a file that won't load
+    # never write a file that won't load, or that reads back differently from what we meant
+    reread = load_text(out, file=str(path), scope=Scope.PROJECT).document.hooks
+    for spec, node in zip(reread[len(reread) - added:], hooks[len(hooks) - added:],
+                          strict=True):
+        if list(spec.command) != list(node["command"]):
+            raise ConfigFileError([ConfigError(
+                f"cannot write the command {list(node['command'])!r} faithfully in YAML",
+                file=str(path), line=1, event=str(node.get("event")))])
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hooks-", suffix=".yaml")
     try:

@@ -49,7 +49,8 @@ class ToolRun:
 @attrs.frozen(kw_only=True)
 class RunResult:
     """The end of one user turn. ``terminal_reason`` is ``completed``, ``prompt_blocked``,
-    ``hook_stopped`` (halt), ``tool_deferred`` or ``max_turns``."""
+    ``hook_stopped`` (a halt, or a tool-batch hook that ended the loop), ``tool_deferred``,
+    ``model_error`` (the model failed after its retries) or ``max_turns``."""
 
     text: str | None
     terminal_reason: str
@@ -162,7 +163,15 @@ class Agent:
                 yield RunResult(text=text, terminal_reason="max_turns",
                                 model_requests=requests, tool_runs=tuple(runs))
                 return
-            turn = await self._request(prompt)
+            try:
+                turn = await self._request(prompt)
+            except TransientModelError as exc:
+                await session.stop_failure("server_error", error_details=str(exc),
+                                           last_assistant_message=text)
+                yield RunResult(text=text, terminal_reason="model_error",
+                                model_requests=requests + self.max_retries + 1,
+                                tool_runs=tuple(runs))
+                return
             requests += 1
             text = turn.text
             yield self._add(Message(role="assistant", content=_render_turn(turn)))
@@ -176,6 +185,17 @@ class Agent:
                 if deferred:
                     yield RunResult(text=text, terminal_reason="tool_deferred",
                                     model_requests=requests, tool_runs=tuple(runs))
+                    return
+                after = await session.tool_batch([_batch_row(run, msgs)
+                                                  for run, msgs, _ in batch])
+                for msg in self._add_contexts(after):
+                    yield msg
+                if after.denied and session.halted is None:
+                    yield self._add(Message(role="system", content=after.reason or "",
+                                            source=_label(after)))
+                    yield RunResult(text=text, terminal_reason="hook_stopped",
+                                    blocked_reason=after.reason, model_requests=requests,
+                                    tool_runs=tuple(runs))
                     return
                 if session.halted is not None:
                     yield RunResult(text=text, terminal_reason="hook_stopped",
@@ -310,6 +330,12 @@ def _label(verdict: Verdict) -> str | None:
     for reason in verdict.reasons:
         return reason.source.label()
     return None
+
+
+def _batch_row(run: ToolRun, messages: list[Message]) -> dict[str, Any]:
+    sent = next((m.content for m in messages if m.role == "tool"), "")
+    return {"tool_name": run.call.name, "tool_input": dict(run.effective_input),
+            "tool_use_id": run.call.id, "tool_response": sent}
 
 
 def _render_turn(turn: ModelTurn) -> str:

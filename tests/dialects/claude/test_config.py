@@ -31,7 +31,7 @@ SETTINGS = """\
       }
     ],
     "Bash": [{"hooks": [{"type": "command", "command": "legacy"}]}],
-    "PostToolBatch": [{"hooks": [{"type": "command", "command": "./batch.sh"}]}],
+    "CwdChanged": [{"hooks": [{"type": "command", "command": "./batch.sh"}]}],
     "Stop": [{"hooks": [{"type": "command", "command": "./stop.sh", "async": true,
                          "onFailure": "block", "statusMessage": "checking"}]}],
     "SessionStart": "nope"
@@ -60,7 +60,7 @@ def test_reads_entries_and_reports_problems_with_lines(tmp_path: Path) -> None:
     assert "skipped" in problems[(11, "PreToolUse")]            # prompt handler
     assert (12, "PreToolUse") not in problems
     assert "unknown event 'Bash'" in problems[(16, "Bash")]
-    assert "not emitted" in problems[(17, "PostToolBatch")]
+    assert "not emitted" in problems[(17, "CwdChanged")]
     assert "array of matcher groups" in problems[(20, "SessionStart")]
     for p in result.problems:
         assert str(p).startswith(f"{path}:")

@@ -124,7 +124,7 @@ def test_event_from_wire_errors() -> None:
     with pytest.raises(UnknownEventError):
         D.event_from_wire("Bash", {})
     with pytest.raises(EventDataError):
-        D.event_from_wire("PostToolBatch", {})
+        D.event_from_wire("CwdChanged", {})
     with pytest.raises(EventDataError):
         D.event_from_wire("PreToolUse", {"tool_input": {}})  # no tool_name
     with pytest.raises(EventDataError):

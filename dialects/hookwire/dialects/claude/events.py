@@ -62,10 +62,10 @@ _SPECS = (
     _spec("PreCompact", Seam.PRE_COMPACT, "trigger", True),
     _spec("PostCompact", Seam.POST_COMPACT, "trigger"),
     _spec("PermissionRequest", Seam.APPROVE, "tool_name", True),
+    _spec("PostToolBatch", Seam.TOOL_BATCH, None, True),
+    _spec("StopFailure", Seam.STOP_FAILURE, "error"),
     # Known to Claude Code, no kernel seam: loaded, reported as not emitted.
-    _spec("PostToolBatch", None, None, True),
     _spec("UserPromptExpansion", None, "command_name", True),
-    _spec("StopFailure", None, "error"),
     _spec("PreModelSwitch", None, "to_model", True),
     _spec("PostModelSwitch", None, "to_model"),
     _spec("PermissionDenied", None, "tool_name"),

@@ -42,12 +42,12 @@ _BLOCK_ON_EXIT2: Mapping[str, Decision] = {
     "PreToolUse": Decision.DENY,
     "UserPromptSubmit": Decision.BLOCK, "Stop": Decision.BLOCK, "SubagentStop": Decision.BLOCK,
     "PreCompact": Decision.BLOCK, "PostToolUse": Decision.BLOCK,
-    "PostToolUseFailure": Decision.BLOCK,
+    "PostToolUseFailure": Decision.BLOCK, "PostToolBatch": Decision.BLOCK,
 }
 _TOP_BLOCK = frozenset({"UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop",
-                        "SubagentStop", "PreCompact"})
+                        "SubagentStop", "PreCompact", "PostToolBatch"})
 _CONTEXT_LABEL = {"UserPromptSubmit", "SessionStart", "SubagentStart", "Stop", "SubagentStop"}
-_ALL_DISCARDED = frozenset({"SessionEnd", "InstructionsLoaded"})
+_ALL_DISCARDED = frozenset({"SessionEnd", "InstructionsLoaded", "StopFailure"})
 
 # hookSpecificOutput fields per event: name -> checker (a type, a tuple of allowed values).
 _STR, _BOOL, _OBJ, _LIST, _ANY = str, bool, dict, list, object
@@ -58,6 +58,7 @@ _HSO: Mapping[str, Mapping[str, Any]] = {
     "PostToolUse": {"additionalContext": _STR, "updatedToolOutput": _ANY,
                     "updatedMCPToolOutput": _ANY, "classifierContext": _STR},
     "PostToolUseFailure": {"additionalContext": _STR},
+    "PostToolBatch": {"additionalContext": _STR},
     "UserPromptSubmit": {"additionalContext": _STR, "sessionTitle": _STR,
                          "suppressOriginalPrompt": _BOOL},
     "SessionStart": {"additionalContext": _STR, "initialUserMessage": _STR,

@@ -163,6 +163,18 @@ def _stop(e: Any, s: SessionInfo, x: dict[str, Any], out: dict[str, Any]) -> Non
     out["session_crons"] = x.get("session_crons", [])
 
 
+def _tool_batch(e: Any, s: SessionInfo, x: dict[str, Any], out: dict[str, Any]) -> None:
+    out["tool_calls"] = [dict(call) for call in e.tool_calls]
+
+
+def _stop_failure(e: Any, s: SessionInfo, x: dict[str, Any], out: dict[str, Any]) -> None:
+    out["error"] = e.error
+    if e.error_details is not None:
+        out["error_details"] = e.error_details
+    if e.last_assistant_message is not None:
+        out["last_assistant_message"] = e.last_assistant_message
+
+
 def _nothing(e: Any, s: SessionInfo, x: dict[str, Any], out: dict[str, Any]) -> None:
     pass
 
@@ -193,7 +205,8 @@ _EVENT_FIELDS = {
     "PermissionRequest": _permission, "PostToolUse": _post_tool,
     "PostToolUseFailure": _tool_failure, "Stop": _stop, "SubagentStart": _nothing,
     "SubagentStop": _stop, "PreCompact": _pre_compact, "PostCompact": _post_compact,
-    "Notification": _notification, "SessionEnd": _session_end,
+    "Notification": _notification, "SessionEnd": _session_end, "PostToolBatch": _tool_batch,
+    "StopFailure": _stop_failure,
 }
 
 
@@ -216,6 +229,8 @@ _WIRE_FIELDS: Mapping[str, tuple[str, ...]] = {
     "PostCompact": ("trigger", "compact_summary"),
     "Notification": ("message", "notification_type", "title"),
     "SessionEnd": ("reason",),
+    "PostToolBatch": ("tool_calls",),
+    "StopFailure": ("error", "error_details", "last_assistant_message"),
 }
 _COMMON = ("prompt_id", "agent_id", "agent_type")
 
@@ -248,6 +263,11 @@ def event_from_wire(native: str, data: Mapping[str, Any]) -> SeamEvent:
             extra[key] = value
     if "tool_input" in kwargs and not isinstance(kwargs["tool_input"], Mapping):
         raise EventDataError("tool_input must be an object", path="$.tool_input")
+    if "tool_calls" in kwargs:
+        calls = kwargs["tool_calls"]
+        if not isinstance(calls, list) or not all(isinstance(c, Mapping) for c in calls):
+            raise EventDataError("tool_calls must be a list of objects", path="$.tool_calls")
+        kwargs["tool_calls"] = tuple(calls)
     try:
         return cls(extra=extra, **kwargs)
     except TypeError as exc:

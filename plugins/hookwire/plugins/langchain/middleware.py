@@ -1,0 +1,312 @@
+"""The LangChain v1 middleware: every seam ``create_agent`` has, applied LangChain's way.
+
+=====================  ==========================================================================
+hookwire seam          LangChain seam (how the verdict is applied)
+=====================  ==========================================================================
+session_start / end    the middleware's session (``with middleware:`` or :meth:`close`)
+prompt_submit          ``before_agent``: runs once per ``invoke``/``stream`` (retries, tool
+                       follow-ups and stop continuations never pass it; a resume with
+                       ``Command(resume=...)`` does not either; an agent invoked from inside a
+                       tool is nested and fires nothing); blocked → :class:`PromptBlocked`;
+                       contexts → labelled ``SystemMessage``
+tool_pre               ``wrap_tool_call``: deny → an error ``ToolMessage`` carrying the reason;
+                       ask → a LangGraph ``interrupt`` (the human-in-the-loop path) when the
+                       agent has a checkpointer, else the kernel ``approve`` seam, else deny;
+                       rewritten input → the tool validates it again (invalid → an error
+                       ``ToolMessage``)
+tool_post / failure    ``wrap_tool_call`` after the handler (a returned error ``ToolMessage`` or
+                       a raised exception is a failure)
+stop                   ``after_agent`` with ``jump_to: "model"`` and the feedback message
+halt                   :class:`RunHalted` raised at the next seam
+=====================  ==========================================================================
+
+Hook calls are blocking (a :class:`~hookwire.sync.SyncSession` on its own thread); the async
+hooks run them in a worker thread, so ``invoke``, ``stream``, ``ainvoke`` and ``astream`` share
+one session.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import anyio.to_thread
+from langchain.agents.middleware import AgentMiddleware, hook_config
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.config import get_config
+from langgraph.errors import GraphBubbleUp
+from langgraph.types import Command, interrupt
+
+from hookwire.kernel import Kernel
+from hookwire.plugins._adapters import (
+    PromptBlocked,
+    RunHalted,
+    prompt_text,
+    render_context,
+    render_feedback,
+)
+from hookwire.sync import SyncSession
+from hookwire.verdicts import Context, Decision, Verdict
+
+_NO_SURFACE = ("Permission for this tool use was denied: it requires approval and this session "
+               "has no approval surface.")
+
+
+class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
+    """Runs hookwire's hooks and plugins at a LangChain agent's seams.
+
+    ``create_agent(model, tools, middleware=[HookwireMiddleware(kernel, cwd=project)])``. The
+    session opens on first use (``session_start``) and ends with :meth:`close` or the ``with``
+    block (``session_end``). ``approval``: ``"auto"`` interrupts for ``ask`` when the agent
+    has a checkpointer, ``"interrupt"`` always does, ``"kernel"`` never does.
+    """
+
+    def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
+                 approval: str = "auto", **session_fields: Any) -> None:
+        self.kernel = kernel
+        self.max_stop_blocks = max_stop_blocks
+        self.approval = approval
+        self.session_fields = session_fields
+        self.tools = []
+        self._session: SyncSession | None = None
+        self._lock = threading.Lock()
+        self._start_contexts: list[Context] = []
+        self._pre: dict[str, Verdict] = {}
+
+    # -- session -------------------------------------------------------------------------------
+
+    @property
+    def session(self) -> SyncSession:
+        with self._lock:
+            if self._session is None:
+                session = SyncSession(self.kernel, max_stop_blocks=self.max_stop_blocks,
+                                      **self.session_fields)
+                verdict = session.session_start("startup")
+                self._start_contexts.extend(verdict.contexts)
+                self._session = session
+                if verdict.halt is not None:
+                    raise RunHalted(verdict.halt)
+            return self._session
+
+    def close(self, reason: str = "other") -> None:
+        """Fire ``session_end`` and stop the session's helper thread."""
+        with self._lock:
+            session, self._session = self._session, None
+        if session is not None:
+            try:
+                session.session_end(reason)
+            finally:
+                session.close()
+
+    def __enter__(self) -> HookwireMiddleware:
+        _ = self.session
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_halt(self) -> None:
+        if self._session is not None and self._session.halted is not None:
+            raise RunHalted(self._session.halted)
+
+    # -- prompt --------------------------------------------------------------------------------
+
+    def before_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        if _nested():
+            return None
+        session = self.session
+        self._check_halt()
+        with session.turn():
+            verdict = session.prompt_submit(_last_human(state["messages"]))
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+        if verdict.denied:
+            raise PromptBlocked(verdict.reason, verdict)
+        contexts, self._start_contexts = [*self._start_contexts, *verdict.contexts], []
+        return {"messages": _system(contexts)} if contexts else None
+
+    async def abefore_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return await anyio.to_thread.run_sync(self.before_agent, state, runtime)
+
+    def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        self._check_halt()
+        return None
+
+    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        self._check_halt()
+        return None
+
+    # -- stop ----------------------------------------------------------------------------------
+
+    @hook_config(can_jump_to=["model"])
+    def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        if _nested() or self._session is None:
+            return None
+        self._check_halt()
+        verdict = self.session.stop(last_assistant_message=_last_ai(state["messages"]))
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+        messages = _system(verdict.contexts)
+        if not verdict.continue_turn:
+            return {"messages": messages} if messages else None
+        feedback = SystemMessage(render_feedback("Stop hook feedback", verdict))
+        return {"messages": [*messages, feedback], "jump_to": "model"}
+
+    @hook_config(can_jump_to=["model"])
+    async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        return await anyio.to_thread.run_sync(self.after_agent, state, runtime)
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        refused, request, verdict = self._before_tool(request)
+        if refused is not None:
+            return refused
+        try:
+            result = handler(request)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:
+            self._failed(request, verdict, str(exc) or repr(exc))
+            raise
+        return self._after_tool(request, verdict, result)
+
+    async def awrap_tool_call(self, request: Any,
+                              handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        refused, request, verdict = await anyio.to_thread.run_sync(self._before_tool, request)
+        if refused is not None:
+            return refused
+        try:
+            result = await handler(request)
+        except GraphBubbleUp:
+            raise
+        except Exception as exc:
+            await anyio.to_thread.run_sync(self._failed, request, verdict, str(exc) or repr(exc))
+            raise
+        return await anyio.to_thread.run_sync(self._after_tool, request, verdict, result)
+
+    def _before_tool(self, request: Any) -> tuple[Any, Any, Verdict]:
+        call = request.tool_call
+        name, args, call_id = call["name"], dict(call["args"]), call.get("id") or ""
+        session = self.session
+        self._check_halt()
+        # LangGraph re-runs the tools node when an interrupt is resumed: answer from the cache
+        verdict = self._pre.get(call_id) or session.tool_pre(name, args, call_id or None)
+        self._pre[call_id] = verdict
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+        effective = dict(verdict.effective_input or args)
+        refusal: str | None = None
+        if verdict.decision in (Decision.ASK, Decision.DEFER):
+            allowed, effective, refusal = self._resolve_ask(name, effective, call_id, verdict)
+            if not allowed:
+                refusal = refusal or verdict.reason or "denied: approval required"
+        elif verdict.denied:
+            refusal = verdict.reason or "denied by a hook"
+        if refusal is not None:
+            self._pre.pop(call_id, None)
+            message = ToolMessage(content=refusal, tool_call_id=call_id, name=name,
+                                  status="error")
+            return _with(message, _system(verdict.contexts)), request, verdict
+        if effective != args:
+            request = request.override(tool_call={**call, "args": effective})
+        return None, request, verdict
+
+    def _resolve_ask(self, name: str, tool_input: dict[str, Any], call_id: str,
+                     verdict: Verdict) -> tuple[bool, dict[str, Any], str | None]:
+        if self.approval == "interrupt" or (self.approval == "auto" and _has_checkpointer()):
+            answer = interrupt({"hookwire": verdict.decision.value, "action_requests": [
+                {"name": name, "args": tool_input, "description": verdict.reason or ""}]})
+            return _decision(answer, tool_input)
+        approval = self.session.approve(name, tool_input, call_id, reason=verdict.reason)
+        if approval.decision is Decision.ALLOW:
+            return True, dict(approval.effective_input or tool_input), None
+        if approval.decision is Decision.DENY:
+            return False, tool_input, approval.reason or "denied by the approval hook"
+        return False, tool_input, f"{_NO_SURFACE} {verdict.reason or ''}".strip()
+
+    def _failed(self, request: Any, pre: Verdict, error: str) -> list[BaseMessage]:
+        call = request.tool_call
+        self._pre.pop(call.get("id") or "", None)
+        failure = self.session.tool_failure(call["name"], call["args"], error,
+                                            call.get("id") or "")
+        return _system((*pre.contexts, *failure.contexts))
+
+    def _after_tool(self, request: Any, pre: Verdict, result: Any) -> Any:
+        if not isinstance(result, ToolMessage):
+            self._pre.pop(request.tool_call.get("id") or "", None)
+            return result  # a Command from the tool: nothing to observe
+        if result.status == "error":  # the ToolNode turned an exception into a message
+            return _with(result, self._failed(request, pre, str(result.content)))
+        call = request.tool_call
+        self._pre.pop(call.get("id") or "", None)
+        post = self.session.tool_post(call["name"], call["args"], result.content,
+                                      call.get("id") or "")
+        if post.updated_output is not None:
+            result = result.model_copy(update={"content": _content(post.updated_output)})
+        extra = _system(pre.contexts)
+        if post.decision is Decision.BLOCK and post.reason:
+            extra.append(SystemMessage(render_feedback("PostToolUse feedback", post)))
+        extra += _system(post.contexts)
+        return _with(result, extra)
+
+
+def _with(message: ToolMessage, extra: list[BaseMessage]) -> Any:
+    return Command(update={"messages": [message, *extra]}) if extra else message
+
+
+def _system(contexts: Any) -> list[BaseMessage]:
+    return [SystemMessage(render_context(c), additional_kwargs={
+        "hookwire_source": c.source.label()}) for c in contexts]
+
+
+def _content(value: Any) -> Any:
+    return value if isinstance(value, str | list) else str(value)
+
+
+def _decision(answer: Any, tool_input: dict[str, Any]) -> tuple[bool, dict[str, Any], str | None]:
+    """Read a human-in-the-loop answer: ``{"type": "approve" | "edit" | "reject"}`` (alone or
+    as ``{"decisions": [...]}``, the shape HumanInTheLoopMiddleware resumes with) or a bool."""
+    if isinstance(answer, bool):
+        return answer, tool_input, None if answer else "denied by the user"
+    if isinstance(answer, Mapping) and "decisions" in answer:
+        answer = answer["decisions"][0]
+    kind = answer.get("type") if isinstance(answer, Mapping) else None
+    if kind == "approve":
+        return True, tool_input, None
+    if kind == "edit":
+        return True, dict(answer["edited_action"]["args"]), None
+    message = answer.get("message") if isinstance(answer, Mapping) else None
+    return False, tool_input, message or "denied by the user"
+
+
+def _nested() -> bool:
+    """True inside an agent invoked from within another graph's node (a tool, say)."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return False
+    return "|" in str(config.get("configurable", {}).get("checkpoint_ns", ""))
+
+
+def _has_checkpointer() -> bool:
+    try:
+        config = get_config()
+    except RuntimeError:
+        return False
+    return config.get("configurable", {}).get("__pregel_checkpointer") is not None
+
+
+def _last_human(messages: list[BaseMessage]) -> str:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return prompt_text(message.content)
+    return ""
+
+
+def _last_ai(messages: list[BaseMessage]) -> str | None:
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            return message.text if isinstance(message.text, str) else str(message.content)
+    return None

@@ -1,0 +1,342 @@
+"""The pydantic-ai capability: every seam pydantic-ai has, applied the way pydantic-ai applies it.
+
+=====================  ==========================================================================
+hookwire seam          pydantic-ai seam (how the verdict is applied)
+=====================  ==========================================================================
+session_start / end    ``wrap_run`` (a session per run) or ``async with capability`` (one session)
+turn origin            ``wrap_run``: one agent run is one user turn; a run without a prompt
+                       (resuming deferred tools) is an internal turn
+prompt_submit          ``before_model_request`` (only the first request of a turn fires);
+                       blocked → :class:`PromptBlocked`; contexts → labelled system prompts
+tool_pre               ``wrap_tool_validate`` after pydantic-ai validated the model's arguments:
+                       deny → ``ToolFailed(reason)`` (the model sees it as the tool result);
+                       ask → ``ApprovalRequired`` (pydantic-ai's deferred-tool approval path);
+                       defer → ``CallDeferred``; rewritten input → validated again by the tool's
+                       own validator (invalid → deny carrying the error)
+approve                ``handle_deferred_tool_calls``, when nothing else resolved the approval and
+                       the agent's output type does not take ``DeferredToolRequests``
+tool_post / failure    ``wrap_tool_execute`` (success / exception, ``ModelRetry``, ``ToolFailed``)
+stop                   ``after_node_run`` on ``End``: continue → ``ctx.enqueue`` of the feedback,
+                       which pydantic-ai turns into another model request
+halt                   :class:`RunHalted` raised at the next seam
+=====================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import logging
+import typing
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_ai.capabilities import AbstractCapability, HandleDeferredToolCalls
+from pydantic_ai.capabilities.abstract import CapabilityOrdering
+from pydantic_ai.exceptions import (
+    ApprovalRequired,
+    CallDeferred,
+    ModelRetry,
+    SkipToolExecution,
+    ToolFailed,
+)
+from pydantic_ai.messages import ModelResponse, SystemPromptPart, TextPart
+from pydantic_ai.tools import (
+    DeferredToolRequests,
+    DeferredToolResults,
+    RunContext,
+    ToolApproved,
+    ToolDenied,
+)
+from pydantic_graph import End
+
+from hookwire.kernel import Kernel
+from hookwire.plugins._adapters import (
+    PromptBlocked,
+    RunHalted,
+    prompt_text,
+    render_context,
+    render_feedback,
+)
+from hookwire.session import Session, current_origin
+from hookwire.verdicts import Context, Decision, Verdict
+
+log = logging.getLogger("hookwire.pydantic_ai")
+
+_CONTROL_FLOW = (SkipToolExecution, CallDeferred, ApprovalRequired)
+
+
+@dataclass
+class _Shared:
+    """State shared by every run of one capability (the per-run copies point at it)."""
+
+    session_id: str
+    runs: int = 0
+    session: Session | None = None
+    start_contexts: list[Context] = field(default_factory=list)
+
+
+@dataclass
+class _Run:
+    """State of one agent run."""
+
+    session: Session | None = None
+    pre: dict[str, Verdict] = field(default_factory=dict)
+
+
+class Hookwire(AbstractCapability[Any]):
+    """Runs hookwire's hooks and plugins at a pydantic-ai agent's seams.
+
+    ``Agent(model, capabilities=[Hookwire(kernel, cwd=project)])``. Each run opens a hookwire
+    session of its own (``session_start`` … ``session_end``, one ``session_id`` across runs,
+    ``source="resume"`` after the first); inside ``async with capability:`` every run shares
+    one session instead. ``max_stop_blocks`` caps stop continuations per turn (Claude Code: 8).
+    """
+
+    def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
+                 **session_fields: Any) -> None:
+        self.kernel = kernel
+        self.max_stop_blocks = max_stop_blocks
+        self.session_fields = session_fields
+        self._shared: _Shared = _Shared(session_id=session_fields.pop("session_id", None)
+                               or str(uuid.uuid4()))
+        self._run: _Run | None = None
+        self._stack: contextlib.AsyncExitStack | None = None
+
+    def get_ordering(self) -> CapabilityOrdering:
+        # Approval handlers answer an ``ask`` before the kernel's approval seam does.
+        return CapabilityOrdering(wrapped_by=[HandleDeferredToolCalls])
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # holds a live kernel: not constructible from an agent spec
+
+    # -- sessions ------------------------------------------------------------------------------
+
+    def _open(self) -> Session:
+        return self.kernel.session(max_stop_blocks=self.max_stop_blocks,
+                                   session_id=self._shared.session_id, **self.session_fields)
+
+    async def _start(self, session: Session) -> None:
+        source = "startup" if self._shared.runs == 0 else "resume"
+        verdict = await session.session_start(source)
+        self._shared.start_contexts.extend(verdict.contexts)
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+
+    async def __aenter__(self) -> Hookwire:
+        """Share one session across the runs inside this block."""
+        stack = contextlib.AsyncExitStack()
+        session = await stack.enter_async_context(self._open())
+        stack.push_async_callback(session.session_end, "other")
+        try:
+            await self._start(session)
+        except BaseException:
+            await stack.aclose()
+            raise
+        self._shared.session, self._stack = session, stack
+        self._shared.runs += 1
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        stack, self._stack, self._shared.session = self._stack, None, None
+        if stack is not None:
+            await stack.aclose()
+
+    def _session(self) -> Session:
+        if self._run is None or self._run.session is None:
+            raise RuntimeError("hookwire capability used outside an agent run")
+        return self._run.session
+
+    # -- run -----------------------------------------------------------------------------------
+
+    async def for_run(self, ctx: RunContext[Any]) -> Hookwire:
+        run = copy.copy(self)  # per-run state; the shared state stays shared
+        run._run, run._stack = _Run(), None
+        return run
+
+    async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
+                       ) -> Any:
+        assert self._run is not None
+        async with contextlib.AsyncExitStack() as stack:
+            session = self._shared.session
+            if session is None:
+                session = await stack.enter_async_context(self._open())
+                stack.push_async_callback(session.session_end, "other")
+                await self._start(session)
+                self._shared.runs += 1
+            self._run.session = session
+            if ctx.prompt is None:  # resuming deferred tools: not a user turn
+                return await handler()
+            with session.turn():
+                return await handler()
+
+    async def before_model_request(self, ctx: RunContext[Any], request_context: Any) -> Any:
+        session = self._session()
+        if session.halted is not None:
+            raise RunHalted(session.halted)
+        origin = current_origin()
+        fresh = origin is not None and origin.session is session and not origin.consumed
+        verdict = await session.prompt_submit(prompt_text(ctx.prompt))
+        contexts: list[Context] = []
+        if self._shared.start_contexts:
+            contexts += self._shared.start_contexts
+            self._shared.start_contexts.clear()
+        if fresh:
+            if verdict.halt is not None:
+                raise RunHalted(verdict.halt)
+            if verdict.denied:
+                raise PromptBlocked(verdict.reason, verdict)
+            contexts += verdict.contexts
+        self._enqueue(ctx, contexts)  # from here, pydantic-ai adds it to this very request
+        return request_context
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    async def wrap_tool_validate(self, ctx: RunContext[Any], *, call: Any, tool_def: Any,
+                                 args: Any, handler: Callable[[Any], Awaitable[dict[str, Any]]]
+                                 ) -> dict[str, Any]:
+        assert self._run is not None
+        validated = await handler(args)
+        session = self._session()
+        verdict = self._run.pre.get(call.tool_call_id) if ctx.tool_call_approved else None
+        if verdict is None:
+            verdict = await session.tool_pre(call.tool_name, validated, call.tool_call_id)
+            self._run.pre[call.tool_call_id] = verdict
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+        if verdict.decision is Decision.DEFER:
+            raise CallDeferred(metadata=_metadata(verdict))
+        effective = validated
+        if verdict.input_rewritten and verdict.effective_input is not None:
+            try:  # the rewritten input goes through the tool's own validator again
+                effective = await handler(dict(verdict.effective_input))
+            except (ValidationError, ModelRetry) as exc:
+                raise ToolFailed(f"A hook rewrote the input of {call.tool_name} into an invalid "
+                                 f"one: {exc}") from None
+        if verdict.decision is Decision.ASK and not ctx.tool_call_approved:
+            raise ApprovalRequired(metadata=_metadata(verdict))
+        if verdict.denied:
+            self._enqueue(ctx, verdict.contexts)
+            raise ToolFailed(verdict.reason or "denied by a hook")
+        return effective
+
+    async def handle_deferred_tool_calls(self, ctx: RunContext[Any], *,
+                                         requests: DeferredToolRequests
+                                         ) -> DeferredToolResults | None:
+        """The kernel's approval seam, for approvals nothing else resolved, unless the agent
+        returns ``DeferredToolRequests`` (then the caller's own approval flow decides)."""
+        ours = [c for c in requests.approvals
+                if "hookwire" in (requests.metadata.get(c.tool_call_id) or {})]
+        if not ours or _returns_deferred(ctx):
+            return None
+        session = self._session()
+        results = DeferredToolResults()
+        for call in ours:
+            meta = requests.metadata[call.tool_call_id]["hookwire"]
+            tool_input = meta["effective_input"]
+            verdict = await session.approve(call.tool_name, tool_input, call.tool_call_id,
+                                            reason=meta["reason"])
+            if verdict.decision is Decision.ALLOW:
+                approved = dict(verdict.effective_input or tool_input)
+                results.approvals[call.tool_call_id] = ToolApproved(override_args=approved)
+            elif verdict.decision is Decision.DENY:
+                results.approvals[call.tool_call_id] = ToolDenied(
+                    verdict.reason or "denied by the approval hook")
+            else:
+                results.approvals[call.tool_call_id] = ToolDenied(
+                    ("Permission for this tool use was denied: it requires approval and this "
+                     f"session has no approval surface. {meta['reason'] or ''}").strip())
+        return results
+
+    async def wrap_tool_execute(self, ctx: RunContext[Any], *, call: Any, tool_def: Any,
+                                args: dict[str, Any], handler: Callable[[Any], Awaitable[Any]]
+                                ) -> Any:
+        assert self._run is not None
+        session = self._session()
+        pre = self._run.pre.get(call.tool_call_id)
+        try:
+            result = await handler(args)
+        except _CONTROL_FLOW:
+            raise
+        except Exception as exc:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
+            failure = await session.tool_failure(call.tool_name, args, str(exc) or repr(exc),
+                                                 call.tool_call_id)
+            self._enqueue(ctx, (*(pre.contexts if pre else ()), *failure.contexts))
+            raise
+        post = await session.tool_post(call.tool_name, args, result, call.tool_call_id)
+        self._enqueue(ctx, pre.contexts if pre else ())
+        if post.decision is Decision.BLOCK and post.reason:
+            ctx.enqueue(SystemPromptPart(render_feedback("PostToolUse feedback", post)))
+        self._enqueue(ctx, post.contexts)
+        return post.updated_output if post.updated_output is not None else result
+
+    # -- stop ----------------------------------------------------------------------------------
+
+    async def after_node_run(self, ctx: RunContext[Any], *, node: Any, result: Any) -> Any:
+        if not isinstance(result, End) or self._run is None or self._run.session is None:
+            return result
+        output = getattr(result.data, "output", None)
+        if isinstance(output, DeferredToolRequests):
+            return result  # paused for approval, not a stop
+        session = self._run.session
+        if session.halted is not None:
+            raise RunHalted(session.halted)
+        verdict = await session.stop(last_assistant_message=_last_text(ctx, output))
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+        self._enqueue(ctx, verdict.contexts)
+        if verdict.continue_turn:
+            if type(node).__name__ == "SetFinalResult":
+                # run_stream hands the first final output to the caller mid-stream: there is
+                # no later model request to redirect to. iter() and run() can continue.
+                log.warning("a stop hook asked to continue, but run_stream() cannot: use "
+                            "run(), iter() or run_stream_events()")
+            else:
+                ctx.enqueue(SystemPromptPart(render_feedback("Stop hook feedback", verdict)))
+        return result
+
+    def _enqueue(self, ctx: RunContext[Any], contexts: typing.Iterable[Context]) -> None:
+        parts = [_system(render_context(c), c) for c in contexts]
+        if parts:
+            ctx.enqueue(*parts)
+
+
+def _system(text: str, context: Context) -> SystemPromptPart:
+    return SystemPromptPart(text, metadata={"hookwire": {"source": context.source.label()}})
+
+
+def _metadata(verdict: Verdict) -> dict[str, Any]:
+    return {"hookwire": {
+        "decision": verdict.decision.value,
+        "reason": verdict.reason,
+        "original_input": dict(verdict.original_input or {}),
+        "effective_input": dict(verdict.effective_input or verdict.original_input or {}),
+    }}
+
+
+def _returns_deferred(ctx: RunContext[Any]) -> bool:
+    output_type = getattr(ctx.agent, "output_type", None)
+    stack = [output_type]
+    while stack:
+        item = stack.pop()
+        if item is DeferredToolRequests:
+            return True
+        if isinstance(item, list | tuple):
+            stack.extend(item)
+        else:
+            stack.extend(typing.get_args(item))
+    return False
+
+
+def _last_text(ctx: RunContext[Any], output: Any) -> str | None:
+    if isinstance(output, str):
+        return output
+    for message in reversed(ctx.messages):
+        if isinstance(message, ModelResponse):
+            texts = [p.content for p in message.parts if isinstance(p, TextPart)]
+            return "\n".join(texts) if texts else None
+    return None

@@ -1,0 +1,151 @@
+"""``hookwire import``: report rows for each reason, comment-preserving round trips."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hookwire import Kernel, Provenance
+from hookwire.config import load_file
+from hookwire.config._shellwords import Unsafe, split
+from hookwire.config.importer import translate
+from hookwire.config.model import Scope
+from hookwire.config.writer import append_entries, existing_keys
+
+claude_only = pytest.mark.skipif("claude" not in Kernel().dialects,
+                                 reason="the claude dialect is not installed")
+
+
+@pytest.mark.parametrize(("text", "argv"), [
+    ("a b  c", ["a", "b", "c"]),
+    ("'a b' \"c d\" e\\ f", ["a b", "c d", "e f"]),
+    ('"$CLAUDE_PROJECT_DIR"/h.sh --x', ["${CLAUDE_PROJECT_DIR}/h.sh", "--x"]),
+    ("${CLAUDE_PROJECT_DIR}/h.sh", ["${CLAUDE_PROJECT_DIR}/h.sh"]),
+    ("x ''", ["x", ""]),
+    ("echo 'a|b;c'", ["echo", "a|b;c"]),
+])
+def test_split_safe(text: str, argv: list[str]) -> None:
+    assert split(text, {"CLAUDE_PROJECT_DIR": "${CLAUDE_PROJECT_DIR}"}) == argv
+
+
+@pytest.mark.parametrize("text", [
+    "a | b", "a && b", "a; b", "a > f", "a < f", "(a)", "a `b`", "a $(b)", "echo $HOME",
+    "echo *.py", "~/x", "FOO=1 a", "a # c", "a {b,c}", "'open", '"open', "a\nb", "a \\",
+    '"${X:-y}"',
+])
+def test_split_unsafe(text: str) -> None:
+    with pytest.raises(Unsafe):
+        split(text, {"CLAUDE_PROJECT_DIR": "/p"})
+
+
+SETTINGS = {
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh -v',
+             "timeout": 5, "onFailure": "block"},
+            {"type": "command", "command": "cat | jq ."},
+            {"type": "prompt", "prompt": "ok?"},
+            {"type": "command", "command": "  "},
+        ]}],
+        "Setup": [{"hooks": [{"type": "command", "command": "echo setup"}]}],
+        "Bogus": [{"hooks": [{"type": "command", "command": "echo bogus"}]}],
+        "SubagentStop": [{"hooks": [{"type": "command", "command": "echo sub",
+                                     "async": True}]}],
+    },
+}
+
+
+def _settings(tmp_path: Path) -> Path:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(SETTINGS, indent=2))
+    return path
+
+
+@claude_only
+def test_report_rows_for_each_reason(tmp_path: Path) -> None:
+    kernel = Kernel()
+    result = translate(kernel, "claude", _settings(tmp_path), host=kernel.hosts["reference"])
+    rows = {(r.status, r.event, r.command): r for r in result.rows}
+    by_reason = [(r.status, r.reason or "") for r in result.rows]
+    assert ("imported", "") in [(s, r) for s, r in by_reason]
+    assert any(s == "rejected" and "cannot be tokenised safely" in r and "'|'" in r
+               for s, r in by_reason)
+    assert any(s == "rejected" and "unsupported handler type 'prompt'" in r
+               for s, r in by_reason)
+    assert any(s == "rejected" and r == "empty command" for s, r in by_reason)
+    assert any(s == "rejected" and "no seam maps the event 'Setup'" in r for s, r in by_reason)
+    assert any(s == "rejected" and "no seam maps the event 'Bogus'" in r for s, r in by_reason)
+    sub = rows[("imported", "SubagentStop", "echo sub")]
+    assert any("does not emit subagent_stop" in w for w in sub.warnings)
+    assert all(r.location.file == str(tmp_path / ".claude" / "settings.json")
+               and r.location.line for r in result.rows)
+    guard, echo = result.entries
+    assert guard == {"dialect": "claude", "event": "PreToolUse", "matcher": "Bash",
+                     "type": "command",
+                     "command": ["${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh", "-v"],
+                     "timeout": 5.0, "onFailure": "block", "source": "imported:claude"}
+    assert echo["async"] is True
+
+
+EXISTING = """\
+# my hooks — keep this comment
+version: 1   # the format
+
+sources:
+- dialect: claude          # read live
+  path: .claude/settings.local.json
+  optional: true
+
+hooks:
+# the formatter runs after every edit
+- dialect: claude
+  event: PostToolUse
+  matcher: Edit|Write
+  type: command
+  command: [ruff, format]   # argv, not shell
+"""
+
+
+@claude_only
+def test_import_round_trip_keeps_comments_and_does_not_duplicate(tmp_path: Path) -> None:
+    kernel = Kernel()
+    target = tmp_path / ".hookwire" / "hooks.yaml"
+    target.parent.mkdir()
+    target.write_text(EXISTING)
+    settings = _settings(tmp_path)
+
+    result = translate(kernel, "claude", settings, present=existing_keys(target))
+    assert append_entries(target, result.entries, comment="imported from claude") == 2
+    text = target.read_text()
+    assert text.startswith(EXISTING)  # every byte of the original survives, comments included
+    assert "# imported from claude" in text
+
+    loaded = load_file(target, Scope.PROJECT)
+    assert [h.source for h in loaded.document.hooks] == [None, "imported:claude",
+                                                         "imported:claude"]
+    assert loaded.lines[("hooks", 1)] > EXISTING.count("\n")
+
+    again = translate(kernel, "claude", settings, present=existing_keys(target))
+    assert not again.entries
+    assert {r.status for r in again.rows} >= {"present", "rejected"}
+    assert append_entries(target, again.entries) == 0
+    assert target.read_text() == text
+
+
+@claude_only
+def test_imported_entries_load_as_imported_and_keep_options(tmp_path: Path) -> None:
+    from hookwire.config import collect
+    from hookwire.config.model import Config
+
+    kernel = Kernel()
+    target = tmp_path / ".hookwire" / "hooks.yaml"
+    append_entries(target, translate(kernel, "claude", _settings(tmp_path)).entries)
+    loaded = load_file(target, Scope.PROJECT)
+    entries = collect(kernel, Config(files=(loaded,))).entries
+    assert [e.provenance for e in entries] == [Provenance.IMPORTED, Provenance.IMPORTED]
+    assert entries[0].options["onFailure"] == "block"
+    assert textwrap.dedent(target.read_text()).startswith("# hookwire hooks file")

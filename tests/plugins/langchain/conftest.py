@@ -1,0 +1,122 @@
+"""Claude Code hook suites for the LangChain adapter tests: real scripts in a tmp project."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hookwire import Kernel
+from hookwire.dialects.claude.testing import group, write_settings
+
+#: One Python hook script; ``argv[1]`` picks its behaviour. Every run appends its payload to
+#: ``$HOOK_LOG`` so tests count firings and see what the hook saw.
+HOOK = r'''
+import json, os, sys, time
+mode = sys.argv[1]
+data = json.load(sys.stdin)
+with open(os.environ["HOOK_LOG"], "a") as fh:
+    fh.write(json.dumps({"mode": mode, **data}) + "\n")
+def out(obj):
+    print(json.dumps(obj)); sys.exit(0)
+cmd = (data.get("tool_input") or {}).get("command", "")
+if mode == "guard" and "rm -rf" in cmd:
+    print("Blocked: rm -rf is not allowed in this project", file=sys.stderr); sys.exit(2)
+if mode == "rewrite" and cmd.startswith("echo old"):
+    out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+         "updatedInput": {"command": cmd.replace("echo old", "echo new", 1)}}})
+if mode == "ask" and "sudo" in cmd:
+    out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+         "permissionDecisionReason": "sudo needs a human"}})
+if mode == "context":
+    out({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+         "additionalContext": "build id is 4242"}})
+if mode == "stop":
+    n = sum(1 for line in open(os.environ["HOOK_LOG"]) if '"mode": "stop"' in line)
+    if n <= int(os.environ.get("STOP_BLOCKS", "2")):
+        out({"decision": "block", "reason": f"not done yet ({n})"})
+if mode == "halt" and "halt" in json.dumps(data):
+    out({"continue": False, "stopReason": "the halt hook stopped everything"})
+if mode == "slow":
+    time.sleep(30)
+sys.exit(0)
+'''
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (tmp_path / "hook.py").write_text(HOOK)
+    monkeypatch.setenv("HOOK_LOG", str(tmp_path / "hooks.log"))
+    return proj
+
+
+@pytest.fixture
+def claude(project: Path) -> Callable[..., Kernel]:
+    """``claude(PreToolUse=[("guard", "bash")], Stop=["stop"])``: a kernel (every installed
+    dialect, via entry points) reading that suite from ``.claude/settings.json``."""
+
+    def make(**events: list[Any]) -> Kernel:
+        script = project.parent / "hook.py"
+        hooks: dict[str, Any] = {}
+        for event, specs in events.items():
+            groups = []
+            for spec in specs:
+                mode, matcher, timeout = (spec, None, None) if isinstance(spec, str) else (
+                    *spec, None)[:3]
+                handler: dict[str, Any] = {"type": "command",
+                                           "command": f"{sys.executable} {script} {mode}"}
+                if timeout is not None:
+                    handler["timeout"] = timeout
+                groups.append(group(handler, matcher=matcher))
+            hooks[event] = groups
+        kernel = Kernel()
+        path = write_settings(project / ".claude" / "settings.json", hooks)
+        result = kernel.add_config("claude", path)
+        assert not getattr(result, "problems", ()), result
+        return kernel
+
+    return make
+
+
+@pytest.fixture
+def hook_log(project: Path) -> Callable[..., list[dict[str, Any]]]:
+    """``hook_log(mode=None)``: the payloads the hooks received, in order."""
+
+    def read(mode: str | None = None) -> list[dict[str, Any]]:
+        path = project.parent / "hooks.log"
+        if not path.exists():
+            return []
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        return [r for r in rows if mode is None or r["mode"] == mode]
+
+    return read
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def codex(project: Path) -> Callable[..., Kernel]:
+    """``codex(PreToolUse=[("guard", "bash")])``: the same suite as a Codex ``hooks.json``."""
+
+    def make(**events: list[tuple[str, str]]) -> Kernel:
+        script = project.parent / "hook.py"
+        hooks = {event: [{"matcher": matcher, "hooks": [
+            {"type": "command", "command": f"{sys.executable} {script} {mode}"}]}
+            for mode, matcher in specs] for event, specs in events.items()}
+        path = project / ".codex" / "hooks.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps({"hooks": hooks}))
+        kernel = Kernel()
+        kernel.add_config("codex", path)
+        return kernel
+
+    return make

@@ -1,0 +1,387 @@
+"""The LangChain adapter end to end: ``create_agent`` with a real ``bash`` tool, Claude Code
+hooks from ``.claude/settings.json`` run as real processes; only the model is faked
+(``GenericFakeChatModel`` with a ``bind_tools`` shim)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("langchain.agents")
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import ModelRetryMiddleware
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+from pydantic import Field
+
+from hookwire import Answer, Decision, Kernel, Seam, hookimpl
+from hookwire.plugins.langchain import HookwireMiddleware, PromptBlocked, RunHalted
+
+pytestmark = pytest.mark.anyio
+Turn = str | tuple[str, dict[str, Any]] | Exception
+
+
+class FakeModel(GenericFakeChatModel):
+    """A scripted chat model that records every request (failed attempts included);
+    ``bind_tools`` is a no-op shim so ``create_agent`` can hand it the tools."""
+
+    turns: list[Any] = Field(default_factory=list)
+    requests: list[list[BaseMessage]] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> FakeModel:
+        return self
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                  **kwargs: Any) -> ChatResult:
+        self.requests.append(list(messages))
+        turn = self.turns.pop(0)
+        if isinstance(turn, Exception):
+            raise turn
+        return ChatResult(generations=[ChatGeneration(message=turn)])
+
+
+def script(*turns: Turn) -> FakeModel:
+    messages: list[Any] = []
+    for i, turn in enumerate(turns):
+        if isinstance(turn, Exception):
+            messages.append(turn)
+        elif isinstance(turn, str):
+            messages.append(AIMessage(content=turn))
+        else:
+            messages.append(AIMessage(content="", tool_calls=[
+                {"name": turn[0], "args": turn[1], "id": f"call_{i}", "type": "tool_call"}]))
+    return FakeModel(messages=iter(()), turns=messages)
+
+
+class Shell:
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self.ran: list[str] = []
+
+    def tool(self) -> Any:
+        @tool
+        def bash(command: str) -> str:
+            """Run a shell command and return its output."""
+            self.ran.append(command)
+            proc = subprocess.run(["sh", "-c", command], cwd=self.cwd, capture_output=True,
+                                  text=True, timeout=30)
+            return proc.stdout + proc.stderr
+
+        return bash
+
+
+@pytest.fixture
+def middleware() -> Iterator[list[HookwireMiddleware]]:
+    made: list[HookwireMiddleware] = []
+    yield made
+    for mw in made:
+        mw.close()
+
+
+@pytest.fixture
+def agent_for(project: Path, middleware: list[HookwireMiddleware]) -> Any:
+    def make(kernel: Kernel, model: FakeModel, *, extra: tuple[Any, ...] = (),
+             **kwargs: Any) -> tuple[Any, Shell, HookwireMiddleware]:
+        shell = Shell(project)
+        mw = HookwireMiddleware(kernel, cwd=str(project), **kwargs.pop("hookwire", {}))
+        middleware.append(mw)
+        agent = create_agent(model, tools=[shell.tool()], middleware=[mw, *extra], **kwargs)
+        return agent, shell, mw
+
+    return make
+
+
+def ask(prompt: str) -> dict[str, Any]:
+    return {"messages": [HumanMessage(prompt)]}
+
+
+def tool_messages(messages: list[BaseMessage]) -> list[ToolMessage]:
+    return [m for m in messages if isinstance(m, ToolMessage)]
+
+
+# -- tool_pre ------------------------------------------------------------------------------------
+
+def test_guard_blocks_rm_rf_and_the_model_sees_why(claude: Any, agent_for: Any,
+                                                   hook_log: Any) -> None:
+    kernel = claude(PreToolUse=[("guard", "bash")])
+    model = script(("bash", {"command": "rm -rf build"}), "understood")
+    agent, shell, _ = agent_for(kernel, model)
+    out = agent.invoke(ask("clean up"))
+    assert shell.ran == [] and out["messages"][-1].content == "understood"
+    [msg] = tool_messages(model.requests[1])
+    assert msg.status == "error"
+    assert "Blocked: rm -rf is not allowed in this project" in msg.content
+    [payload] = hook_log("guard")
+    assert payload["tool_input"] == {"command": "rm -rf build"}
+
+
+def test_rewritten_command_is_what_runs(claude: Any, agent_for: Any) -> None:
+    kernel = claude(PreToolUse=[("rewrite", "bash")])
+    model = script(("bash", {"command": "echo old value"}), "done")
+    agent, shell, _ = agent_for(kernel, model)
+    agent.invoke(ask("go"))
+    assert shell.ran == ["echo new value"]
+    assert tool_messages(model.requests[1])[0].content == "new value\n"
+
+
+def test_invalid_rewrite_is_refused_by_the_tool_schema(project: Path, agent_for: Any) -> None:
+    class BadRewrite:
+        @hookimpl
+        def tool_pre(self, event: Any) -> Any:
+            return Answer(updated_input={"cmd": "echo hi"})
+
+    model = script(("bash", {"command": "echo hi"}), "ok")
+    agent, shell, _ = agent_for(Kernel(plugins=[BadRewrite()]), model)
+    agent.invoke(ask("go"))
+    assert shell.ran == []
+    [msg] = tool_messages(model.requests[1])
+    assert msg.status == "error" and "command" in msg.content
+
+
+# -- ask -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("decision,ran", [({"type": "approve"}, ["echo sudo ok"]),
+                                          ({"type": "reject", "message": "the user said no"}, [])])
+def test_ask_interrupts_for_a_human(claude: Any, agent_for: Any, hook_log: Any,
+                                    decision: dict[str, Any], ran: list[str]) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")], UserPromptSubmit=["context"])
+    model = script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell, _ = agent_for(kernel, model, checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t1"}}
+    first = agent.invoke(ask("go"), config)
+    [pending] = first["__interrupt__"]
+    assert pending.value["action_requests"][0]["description"] == "sudo needs a human"
+    assert shell.ran == []
+    out = agent.invoke(Command(resume={"decisions": [decision]}), config)
+    assert shell.ran == ran and out["messages"][-1].content == "done"
+    assert len(hook_log("ask")) == 1                    # the resumed node reused the verdict
+    assert len(hook_log("context")) == 1                # resuming is not a new user turn
+    if not ran:
+        assert "the user said no" in tool_messages(model.requests[1])[0].content
+
+
+def test_ask_without_checkpointer_uses_the_kernel_approve_seam(claude: Any,
+                                                               agent_for: Any) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")])
+
+    class Approver:
+        @hookimpl
+        def approve(self, event: Any) -> Any:
+            return Answer(decision=Decision.ALLOW)
+
+    kernel.register(Approver())
+    model = script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell, _ = agent_for(kernel, model)
+    agent.invoke(ask("go"))
+    assert shell.ran == ["echo sudo ok"]
+
+
+def test_ask_with_no_approval_surface_is_denied(claude: Any, agent_for: Any) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")])
+    model = script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell, _ = agent_for(kernel, model)
+    agent.invoke(ask("go"))
+    assert shell.ran == []
+    assert "no approval surface" in tool_messages(model.requests[1])[0].content
+
+
+# -- prompt_submit, stop, halt --------------------------------------------------------------------
+
+def test_prompt_context_reaches_the_model_labelled(claude: Any, agent_for: Any) -> None:
+    kernel = claude(UserPromptSubmit=["context"])
+    model = script("hello")
+    agent, _, _ = agent_for(kernel, model)
+    agent.invoke(ask("what is the build id?"))
+    [request] = model.requests
+    [human] = [m for m in request if isinstance(m, HumanMessage)]
+    assert human.content == "what is the build id?"       # the user's words are untouched
+    [system] = [m for m in request if isinstance(m, SystemMessage) and "4242" in m.content]
+    assert system.content.startswith("[hookwire: context from claude:UserPromptSubmit hook")
+
+
+def test_stop_hook_forces_exactly_n_more_turns(claude: Any, agent_for: Any, hook_log: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STOP_BLOCKS", "2")
+    kernel = claude(Stop=["stop"])
+    model = script("first", "second", "third", "never")
+    agent, _, _ = agent_for(kernel, model)
+    out = agent.invoke(ask("work"))
+    assert out["messages"][-1].content == "third" and len(model.requests) == 3
+    stops = hook_log("stop")
+    assert [s["stop_hook_active"] for s in stops] == [False, True, True]
+    assert [s["last_assistant_message"] for s in stops] == ["first", "second", "third"]
+    assert any("not done yet (1)" in str(m.content) for m in model.requests[1])
+
+
+def test_stop_block_cap_is_honoured(claude: Any, agent_for: Any,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STOP_BLOCKS", "100")
+    kernel = claude(Stop=["stop"])
+    model = script(*[f"t{i}" for i in range(10)])
+    agent, _, _ = agent_for(kernel, model, hookwire={"max_stop_blocks": 3})
+    out = agent.invoke(ask("work"))
+    assert len(model.requests) == 4 and out["messages"][-1].content == "t3"
+
+
+def test_continue_false_on_prompt_halts_before_the_model(claude: Any, agent_for: Any) -> None:
+    kernel = claude(UserPromptSubmit=["halt"])
+    model = script("never")
+    agent, _, _ = agent_for(kernel, model)
+    with pytest.raises(RunHalted, match="the halt hook stopped everything"):
+        agent.invoke(ask("please halt"))
+    assert model.requests == []
+
+
+def test_continue_false_after_a_tool_halts_the_run(claude: Any, agent_for: Any) -> None:
+    kernel = claude(PostToolUse=[("halt", "bash")])
+    model = script(("bash", {"command": "echo halt now"}), "never")
+    agent, shell, _ = agent_for(kernel, model)
+    with pytest.raises(RunHalted):
+        agent.invoke(ask("go"))
+    assert shell.ran == ["echo halt now"] and len(model.requests) == 1
+
+
+def test_blocked_prompt_never_reaches_the_model(agent_for: Any) -> None:
+    class Block:
+        @hookimpl
+        def prompt_submit(self, event: Any) -> Any:
+            return Answer(decision=Decision.BLOCK, reason="no secrets in prompts")
+
+    model = script("never")
+    agent, _, _ = agent_for(Kernel(plugins=[Block()]), model)
+    with pytest.raises(PromptBlocked, match="no secrets"):
+        agent.invoke(ask("my password is hunter2"))
+    assert model.requests == []
+
+
+# -- failure policy, tool_post / tool_failure ----------------------------------------------------
+
+def test_hook_timeout_follows_claude_failure_policy(claude: Any, agent_for: Any) -> None:
+    """Claude Code: a PreToolUse hook that times out is a non-blocking error; the tool runs."""
+    kernel = claude(PreToolUse=[("slow", "bash", 1)])
+    model = script(("bash", {"command": "echo ran"}), "done")
+    agent, shell, _ = agent_for(kernel, model)
+    started = time.monotonic()
+    agent.invoke(ask("go"))
+    assert time.monotonic() - started < 10 and shell.ran == ["echo ran"]
+
+
+def test_tool_post_and_failure_hooks_fire(claude: Any, agent_for: Any, hook_log: Any) -> None:
+    kernel = claude(PostToolUse=[("post", "bash")], PostToolUseFailure=[("failure", "bash")])
+    model = script(("bash", {"command": "echo fine"}), ("bash", {"command": 42}), "done")
+    agent, _, _ = agent_for(kernel, model)
+    agent.invoke(ask("go"))
+    [post] = hook_log("post")
+    assert post["tool_response"] == "fine\n" and post["tool_input"] == {"command": "echo fine"}
+    [failure] = hook_log("failure")
+    assert failure["tool_input"] == {"command": 42} and "command" in failure["error"]
+
+
+# -- exactly once ---------------------------------------------------------------------------------
+
+def flaky(claude: Any, agent_for: Any) -> tuple[Any, FakeModel]:
+    """A run with internal turns: a failed model call retried by ModelRetryMiddleware, an
+    invalid tool call the model must redo, and a tool follow-up."""
+    kernel = claude(UserPromptSubmit=["context"])
+    model = script(("bash", {"command": 1}), ConnectionError("flaky network"),
+                   ("bash", {"command": "echo 2"}), "good output", "second")
+    retry = ModelRetryMiddleware(max_retries=2, initial_delay=0, jitter=False)
+    agent, _, _ = agent_for(kernel, model, extra=(retry,))
+    return agent, model
+
+
+def _last_text(chunks: list[Any]) -> str:
+    texts = [m.content for c in chunks for v in c.values() if isinstance(v, dict)
+             for m in v.get("messages", []) if isinstance(m, AIMessage) and m.content]
+    return str(texts[-1])
+
+
+@pytest.mark.parametrize("entry", ["invoke", "stream"])
+def test_prompt_submit_once_per_run_sync(entry: str, claude: Any, agent_for: Any,
+                                         hook_log: Any) -> None:
+    agent, model = flaky(claude, agent_for)
+    for prompt, expected in (("first", "good output"), ("second", "second")):
+        if entry == "invoke":
+            assert agent.invoke(ask(prompt))["messages"][-1].content == expected
+        else:
+            assert _last_text(list(agent.stream(ask(prompt)))) == expected
+    assert [p["prompt"] for p in hook_log("context")] == ["first", "second"]
+    # first: invalid call, failed call, its retry, follow-up; second: one request
+    assert len(model.requests) == 5
+
+
+@pytest.mark.parametrize("entry", ["ainvoke", "astream"])
+async def test_prompt_submit_once_per_run_async(entry: str, claude: Any, agent_for: Any,
+                                                hook_log: Any) -> None:
+    agent, model = flaky(claude, agent_for)
+    for prompt, expected in (("first", "good output"), ("second", "second")):
+        if entry == "ainvoke":
+            assert (await agent.ainvoke(ask(prompt)))["messages"][-1].content == expected
+        else:
+            assert _last_text([c async for c in agent.astream(ask(prompt))]) == expected
+    assert len(model.requests) == 5
+    assert [p["prompt"] for p in hook_log("context")] == ["first", "second"]
+
+
+def test_nested_agent_inside_a_tool_does_not_fire_again(claude: Any, project: Path,
+                                                        middleware: list[Any],
+                                                        hook_log: Any) -> None:
+    kernel = claude(UserPromptSubmit=["context"])
+    mw = HookwireMiddleware(kernel, cwd=str(project))
+    middleware.append(mw)
+    inner = create_agent(script("inner"), tools=[], middleware=[mw])
+
+    @tool
+    def delegate(task: str) -> str:
+        """Ask the inner agent."""
+        return str(inner.invoke(ask(task))["messages"][-1].content)
+
+    outer = create_agent(script(("delegate", {"task": "x"}), "outer"), tools=[delegate],
+                         middleware=[mw])
+    assert outer.invoke(ask("outer prompt"))["messages"][-1].content == "outer"
+    assert [p["prompt"] for p in hook_log("context")] == ["outer prompt"]
+
+
+def test_codex_guard_blocks_rm_rf_too(codex: Any, agent_for: Any, hook_log: Any) -> None:
+    kernel = codex(PreToolUse=[("guard", "^bash$")])
+    model = script(("bash", {"command": "rm -rf build"}), "understood")
+    agent, shell, _ = agent_for(kernel, model)
+    agent.invoke(ask("clean up"))
+    assert shell.ran == []
+    [msg] = tool_messages(model.requests[1])
+    assert "Blocked: rm -rf is not allowed in this project" in msg.content
+    assert hook_log("guard")[0]["hook_event_name"] == "PreToolUse"
+
+
+def test_host_profile_is_declared_through_the_entry_point() -> None:
+    profile = Kernel().hosts["langchain"]
+    assert profile.emits(Seam.PROMPT_SUBMIT) and profile.emits(Seam.APPROVE)
+    assert not profile.emits(Seam.SUBAGENT_STOP) and Seam.SUBAGENT_STOP in profile.missing
+
+
+async def test_ask_interrupts_on_the_async_path_too(claude: Any, agent_for: Any) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")])
+    model = script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell, _ = agent_for(kernel, model, checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t2"}}
+    first = await agent.ainvoke(ask("go"), config)
+    assert first["__interrupt__"] and shell.ran == []
+    edited = {"type": "edit", "edited_action": {"name": "bash", "args": {"command": "echo edited"}}}
+    out = await agent.ainvoke(Command(resume={"decisions": [edited]}), config)
+    assert shell.ran == ["echo edited"] and out["messages"][-1].content == "done"

@@ -1,0 +1,482 @@
+"""The pydantic-ai adapter end to end: a real agent, a real ``bash`` tool, Claude Code hooks
+from ``.claude/settings.json`` run as real processes; only the model is a ``FunctionModel``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pydantic_ai")
+
+from pydantic_ai import Agent, RunContext
+from pydantic_ai.capabilities import HandleDeferredToolCalls
+from pydantic_ai.exceptions import ModelRetry
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelResponse,
+    SystemPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
+
+from hookwire import Decision, Kernel, Seam, hookimpl
+from hookwire.plugins.pydantic_ai import Hookwire, PromptBlocked, RunHalted
+
+pytestmark = pytest.mark.anyio
+Turn = str | tuple[str, dict[str, Any]]
+
+
+class Script:
+    """A scripted ``FunctionModel``: each request takes the next turn and is recorded."""
+
+    def __init__(self, *turns: Turn) -> None:
+        self.turns = list(turns)
+        self.requests: list[list[ModelMessage]] = []
+
+    def _next(self, messages: list[ModelMessage]) -> Turn:
+        self.requests.append(list(messages))
+        return self.turns.pop(0)
+
+    def respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        turn = self._next(messages)
+        if isinstance(turn, str):
+            return ModelResponse(parts=[TextPart(turn)])
+        return ModelResponse(parts=[ToolCallPart(turn[0], turn[1])])
+
+    async def stream(self, messages: list[ModelMessage], info: AgentInfo
+                     ) -> AsyncIterator[str | dict[int, DeltaToolCall]]:
+        turn = self._next(messages)
+        if isinstance(turn, str):
+            yield turn
+        else:
+            yield {0: DeltaToolCall(name=turn[0], json_args=json.dumps(turn[1]))}
+
+    def model(self) -> FunctionModel:
+        return FunctionModel(self.respond, stream_function=self.stream)
+
+
+class Shell:
+    """The ``bash`` tool: really runs ``sh -c`` in the project."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self.ran: list[str] = []
+
+    def __call__(self, command: str) -> str:
+        """Run a shell command and return its output."""
+        self.ran.append(command)
+        proc = subprocess.run(["sh", "-c", command], cwd=self.cwd, capture_output=True,
+                              text=True, timeout=30)
+        return proc.stdout + proc.stderr
+
+
+def agent_for(kernel: Kernel, script: Script, project: Path, *, capabilities: tuple[Any, ...] = (),
+              **kwargs: Any) -> tuple[Agent[None, Any], Shell]:
+    shell = Shell(project)
+
+    def bash(command: str) -> str:
+        """Run a shell command and return its output."""
+        return shell(command)
+
+    agent = Agent(script.model(), tools=[bash],
+                  capabilities=[Hookwire(kernel, cwd=str(project)), *capabilities], **kwargs)
+    return agent, shell
+
+
+def text_of(messages: list[ModelMessage]) -> str:
+    return "\n".join(repr(m) for m in messages)
+
+
+def tool_returns(messages: list[ModelMessage]) -> list[ToolReturnPart]:
+    return [p for m in messages for p in getattr(m, "parts", ()) if isinstance(p, ToolReturnPart)]
+
+
+# -- tool_pre ------------------------------------------------------------------------------------
+
+async def test_guard_blocks_rm_rf_and_the_model_sees_why(claude: Any, project: Path,
+                                                         hook_log: Any) -> None:
+    kernel = claude(PreToolUse=[("guard", "bash")])
+    script = Script(("bash", {"command": "rm -rf build"}), "understood")
+    agent, shell = agent_for(kernel, script, project)
+    result = await agent.run("clean up")
+    assert shell.ran == []                                   # the tool never ran
+    assert result.output == "understood"
+    [ret] = tool_returns(script.requests[1])
+    assert "Blocked: rm -rf is not allowed in this project" in ret.model_response_str()
+    [payload] = hook_log("guard")
+    assert payload["hook_event_name"] == "PreToolUse" and payload["tool_name"] == "bash"
+    assert payload["tool_input"] == {"command": "rm -rf build"}
+
+
+async def test_rewritten_command_is_what_runs(claude: Any, project: Path) -> None:
+    kernel = claude(PreToolUse=[("rewrite", "bash")])
+    verdicts: list[Any] = []
+
+    class Audit:
+        @hookimpl
+        def seam_verdict(self, event: Any, verdict: Any) -> None:
+            verdicts.append(verdict)
+
+    kernel.register(Audit())
+    script = Script(("bash", {"command": "echo old value"}), "done")
+    agent, shell = agent_for(kernel, script, project)
+    await agent.run("go")
+    assert shell.ran == ["echo new value"]
+    [ret] = tool_returns(script.requests[1])
+    assert ret.content == "new value\n"
+    [pre] = [v for v in verdicts if v.seam.value == "tool_pre"]
+    assert pre.original_input == {"command": "echo old value"}
+    assert pre.effective_input == {"command": "echo new value"}
+
+
+async def test_invalid_rewrite_is_a_deny_carrying_the_validation_error(project: Path) -> None:
+    class BadRewrite:
+        @hookimpl
+        def tool_pre(self, event: Any) -> Any:
+            from hookwire import Answer
+            return Answer(updated_input={"command": 42, "extra": True})
+
+    kernel = Kernel(plugins=[BadRewrite()])
+    script = Script(("bash", {"command": "echo hi"}), "ok")
+    agent, shell = agent_for(kernel, script, project)
+    await agent.run("go")
+    assert shell.ran == []
+    [ret] = tool_returns(script.requests[1])
+    assert "rewrote the input of bash into an invalid one" in ret.model_response_str()
+
+
+# -- ask -----------------------------------------------------------------------------------------
+
+async def test_ask_goes_through_pydantic_ai_approval_handler(claude: Any, project: Path) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")])
+    seen: list[DeferredToolRequests] = []
+
+    async def approve_all(ctx: RunContext[Any], requests: DeferredToolRequests
+                          ) -> DeferredToolResults:
+        seen.append(requests)
+        return requests.build_results(approve_all=True)
+
+    script = Script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell = agent_for(kernel, script, project,
+                             capabilities=(HandleDeferredToolCalls(handler=approve_all),))
+    await agent.run("go")
+    assert shell.ran == ["echo sudo ok"]
+    [requests] = seen
+    [call] = requests.approvals
+    assert requests.metadata[call.tool_call_id]["hookwire"]["reason"] == "sudo needs a human"
+
+
+async def test_ask_denied_by_the_runtime_handler(claude: Any, project: Path) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")])
+
+    def deny(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
+        return DeferredToolResults(approvals={c.tool_call_id: ToolDenied("the user said no")
+                                              for c in requests.approvals})
+
+    script = Script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell = agent_for(kernel, script, project,
+                             capabilities=(HandleDeferredToolCalls(handler=deny),))
+    await agent.run("go")
+    assert shell.ran == []
+    assert "the user said no" in tool_returns(script.requests[1])[0].model_response_str()
+
+
+async def test_ask_pauses_the_run_when_the_agent_returns_deferred_requests(
+        claude: Any, project: Path, hook_log: Any) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")], UserPromptSubmit=["context"])
+    script = Script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell = agent_for(kernel, script, project, output_type=[str, DeferredToolRequests])
+    first = await agent.run("go")
+    assert isinstance(first.output, DeferredToolRequests) and shell.ran == []
+    results = first.output.build_results(approve_all=True)
+    second = await agent.run(message_history=first.all_messages(), deferred_tool_results=results)
+    assert shell.ran == ["echo sudo ok"] and second.output == "done"
+    assert len(hook_log("context")) == 1   # resuming is not a new user turn
+
+
+async def test_ask_without_runtime_path_uses_the_kernel_approve_seam(claude: Any,
+                                                                     project: Path) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")])
+
+    class Approver:
+        @hookimpl
+        def approve(self, event: Any) -> Any:
+            from hookwire import Answer
+            return Answer(decision=Decision.ALLOW)
+
+    kernel.register(Approver())
+    script = Script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell = agent_for(kernel, script, project)
+    await agent.run("go")
+    assert shell.ran == ["echo sudo ok"]
+
+
+async def test_ask_with_no_approval_surface_is_denied(claude: Any, project: Path) -> None:
+    kernel = claude(PreToolUse=[("ask", "bash")])
+    script = Script(("bash", {"command": "echo sudo ok"}), "done")
+    agent, shell = agent_for(kernel, script, project)
+    await agent.run("go")
+    assert shell.ran == []
+    assert "no approval surface" in tool_returns(script.requests[1])[0].model_response_str()
+
+
+# -- prompt_submit, stop, halt --------------------------------------------------------------------
+
+async def test_prompt_context_reaches_the_model_labelled(claude: Any, project: Path) -> None:
+    kernel = claude(UserPromptSubmit=["context"])
+    script = Script("hello")
+    agent, _ = agent_for(kernel, script, project)
+    result = await agent.run("what is the build id?")
+    sent = text_of(script.requests[0])
+    assert "build id is 4242" in sent and "claude:UserPromptSubmit hook" in sent
+    parts = [p for m in result.all_messages() for p in getattr(m, "parts", ())
+             if isinstance(p, SystemPromptPart) and "4242" in p.content]
+    assert len(parts) == 1                          # a system part, never the user's words
+    assert parts[0].content.startswith("[hookwire: context from claude:UserPromptSubmit hook")
+
+
+async def test_stop_hook_forces_exactly_n_more_turns(claude: Any, project: Path, hook_log: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STOP_BLOCKS", "2")
+    kernel = claude(Stop=["stop"])
+    script = Script("first", "second", "third", "never")
+    agent, _ = agent_for(kernel, script, project)
+    result = await agent.run("work")
+    assert result.output == "third" and len(script.requests) == 3
+    stops = hook_log("stop")
+    assert [s["stop_hook_active"] for s in stops] == [False, True, True]
+    assert [s["last_assistant_message"] for s in stops] == ["first", "second", "third"]
+    assert "not done yet (1)" in text_of(script.requests[1])
+
+
+async def test_stop_block_cap_is_honoured(claude: Any, project: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STOP_BLOCKS", "100")
+    kernel = claude(Stop=["stop"])
+    script = Script(*[f"t{i}" for i in range(10)])
+    shell = Shell(project)
+    agent = Agent(script.model(), tools=[], capabilities=[
+        Hookwire(kernel, cwd=str(project), max_stop_blocks=3)])
+    assert shell.ran == []
+    result = await agent.run("work")
+    assert len(script.requests) == 4 and result.output == "t3"
+
+
+async def test_continue_false_on_prompt_halts_before_the_model(claude: Any,
+                                                              project: Path) -> None:
+    kernel = claude(UserPromptSubmit=["halt"])
+    script = Script("never")
+    agent, _ = agent_for(kernel, script, project)
+    with pytest.raises(RunHalted, match="the halt hook stopped everything"):
+        await agent.run("please halt")
+    assert script.requests == []
+
+
+async def test_continue_false_after_a_tool_halts_the_run(claude: Any, project: Path) -> None:
+    kernel = claude(PostToolUse=[("halt", "bash")])
+    script = Script(("bash", {"command": "echo halt now"}), "never")
+    agent, shell = agent_for(kernel, script, project)
+    with pytest.raises(RunHalted):
+        await agent.run("go")
+    assert shell.ran == ["echo halt now"] and len(script.requests) == 1
+
+
+async def test_blocked_prompt_never_reaches_the_model(project: Path) -> None:
+    class Block:
+        @hookimpl
+        def prompt_submit(self, event: Any) -> Any:
+            from hookwire import Answer
+            return Answer(decision=Decision.BLOCK, reason="no secrets in prompts")
+
+    script = Script("never")
+    agent, _ = agent_for(Kernel(plugins=[Block()]), script, project)
+    with pytest.raises(PromptBlocked, match="no secrets"):
+        await agent.run("my password is hunter2")
+    assert script.requests == []
+
+
+# -- failure policy, tool_post / tool_failure ----------------------------------------------------
+
+async def test_hook_timeout_follows_claude_failure_policy(claude: Any, project: Path) -> None:
+    """Claude Code: a PreToolUse hook that times out is a non-blocking error; the tool runs."""
+    kernel = claude(PreToolUse=[("slow", "bash", 1)])
+    script = Script(("bash", {"command": "echo ran"}), "done")
+    agent, shell = agent_for(kernel, script, project)
+    started = time.monotonic()
+    await agent.run("go")
+    assert time.monotonic() - started < 10
+    assert shell.ran == ["echo ran"]
+
+
+async def test_tool_post_and_failure_hooks_fire(claude: Any, project: Path, hook_log: Any) -> None:
+    kernel = claude(PostToolUse=[("post", "bash")], PostToolUseFailure=[("failure", "bash")])
+    script = Script(("bash", {"command": "echo fine"}), ("bash", {"command": "boom"}), "done")
+    shell = Shell(project)
+
+    def bash(command: str) -> str:
+        """Run a command; ``boom`` raises."""
+        if command == "boom":
+            raise RuntimeError("the tool exploded")
+        return shell(command)
+
+    agent = Agent(script.model(), tools=[bash], capabilities=[Hookwire(kernel, cwd=str(project))])
+    with pytest.raises(RuntimeError, match="exploded"):   # pydantic-ai lets tool crashes raise
+        await agent.run("go")
+    [post] = hook_log("post")
+    assert post["tool_response"] == "fine\n" and post["tool_input"] == {"command": "echo fine"}
+    [failure] = hook_log("failure")
+    assert "the tool exploded" in failure["error"]
+
+
+# -- exactly once ---------------------------------------------------------------------------------
+
+def flaky_agent(kernel: Kernel, project: Path, *, output_retry: bool = True
+                ) -> tuple[Agent[None, Any], Script]:
+    """A run with internal retries: the tool raises ModelRetry once, the output validator once
+    (``run_stream`` does not retry output validation, so it gets the tool retry only)."""
+    turns: list[Turn] = [("bash", {"command": "echo 1"}), ("bash", {"command": "echo 2"})]
+    script = Script(*turns, *(["bad output"] if output_retry else []), "good output")
+    agent = Agent(script.model(), capabilities=[Hookwire(kernel, cwd=str(project))], retries=3)
+    calls: list[str] = []
+
+    @agent.tool_plain
+    def bash(command: str) -> str:
+        """Run a command."""
+        calls.append(command)
+        if len(calls) == 1:
+            raise ModelRetry("try again")
+        return subprocess.run(["sh", "-c", command], capture_output=True, text=True).stdout
+
+    @agent.output_validator
+    def check(output: str) -> str:
+        if output == "bad output":
+            raise ModelRetry("not good enough")
+        return output
+
+    return agent, script
+
+
+async def _via(entry: str, agent: Agent[None, Any], prompt: str) -> str:
+    if entry == "run":
+        return str((await agent.run(prompt)).output)
+    if entry == "run_stream":
+        async with agent.run_stream(prompt) as stream:
+            return str(await stream.get_output())
+    if entry == "iter":
+        async with agent.iter(prompt) as run:
+            async for _node in run:
+                pass
+        assert run.result is not None
+        return str(run.result.output)
+    if entry == "run_stream_events":
+        out = None
+        async with agent.run_stream_events(prompt) as events:
+            async for event in events:
+                out = getattr(event, "result", out)
+        assert out is not None
+        return str(out.output)
+    raise AssertionError(entry)
+
+
+@pytest.mark.parametrize("entry", ["run", "run_stream", "iter", "run_stream_events"])
+async def test_prompt_submit_fires_once_per_run_and_never_for_retries(
+        entry: str, claude: Any, project: Path, hook_log: Any) -> None:
+    kernel = claude(UserPromptSubmit=["context"])
+    agent, script = flaky_agent(kernel, project, output_retry=entry != "run_stream")
+    assert await _via(entry, agent, "first") == "good output"
+    assert len(script.requests) == (3 if entry == "run_stream" else 4)  # internal retries
+    script.turns = ["second"]
+    assert await _via(entry, agent, "second") == "second"
+    assert [p["prompt"] for p in hook_log("context")] == ["first", "second"]
+
+
+@pytest.fixture
+def fresh_loop() -> Any:
+    """run_sync sets an event loop on the thread and leaves it open: close it afterwards."""
+    yield
+    loop = asyncio.get_event_loop_policy().get_event_loop()
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+def test_run_sync_fires_once(claude: Any, project: Path, hook_log: Any, fresh_loop: Any) -> None:
+    kernel = claude(UserPromptSubmit=["context"], SessionStart=["start"])
+    agent, script = flaky_agent(kernel, project)
+    assert agent.run_sync("sync prompt").output == "good output"
+    script.turns = ["again"]
+    assert agent.run_sync("sync again").output == "again"
+    assert [p["prompt"] for p in hook_log("context")] == ["sync prompt", "sync again"]
+    assert [p["source"] for p in hook_log("start")] == ["startup", "resume"]
+    assert len({p["session_id"] for p in hook_log()}) == 1
+
+
+async def test_shared_session_across_runs(claude: Any, project: Path, hook_log: Any) -> None:
+    kernel = claude(UserPromptSubmit=["context"], SessionStart=["start"], SessionEnd=["end"])
+    script = Script("one", "two")
+    hooks = Hookwire(kernel, cwd=str(project))
+    agent = Agent(script.model(), capabilities=[hooks])
+    async with hooks:
+        await agent.run("a")
+        await agent.run("b")
+    assert len(hook_log("start")) == 1 and len(hook_log("end")) == 1
+    assert len(hook_log("context")) == 2
+
+
+async def test_nested_run_inside_a_tool_does_not_fire_again(claude: Any, project: Path,
+                                                            hook_log: Any) -> None:
+    kernel = claude(UserPromptSubmit=["context"])
+    inner_script = Script("inner")
+    hooks = Hookwire(kernel, cwd=str(project))
+    inner = Agent(inner_script.model(), capabilities=[hooks])
+    script = Script(("delegate", {"task": "x"}), "outer")
+    outer = Agent(script.model(), capabilities=[hooks])
+
+    @outer.tool_plain
+    async def delegate(task: str) -> str:
+        """Ask the inner agent."""
+        return str((await inner.run(task)).output)
+
+    async with hooks:
+        assert (await outer.run("outer prompt")).output == "outer"
+    assert [p["prompt"] for p in hook_log("context")] == ["outer prompt"]
+
+
+
+async def test_codex_guard_blocks_rm_rf_too(codex: Any, project: Path, hook_log: Any) -> None:
+    kernel = codex(PreToolUse=[("guard", "^bash$")])
+    script = Script(("bash", {"command": "rm -rf build"}), "understood")
+    agent, shell = agent_for(kernel, script, project)
+    await agent.run("clean up")
+    assert shell.ran == []
+    [ret] = tool_returns(script.requests[1])
+    assert "Blocked: rm -rf is not allowed in this project" in ret.model_response_str()
+    assert hook_log("guard")[0]["hook_event_name"] == "PreToolUse"
+
+
+async def test_run_stream_cannot_continue_after_stop(claude: Any, project: Path, hook_log: Any,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """run_stream hands its first final output to the caller mid-stream: a stop hook fires but
+    cannot keep the turn going (documented; run, iter and run_stream_events can)."""
+    kernel = claude(Stop=["stop"])
+    script = Script("first", "never")
+    agent, _ = agent_for(kernel, script, project)
+    async with agent.run_stream("work") as stream:
+        assert await stream.get_output() == "first"
+    assert len(hook_log("stop")) == 1 and len(script.requests) == 1
+    assert "run_stream() cannot" in caplog.text
+
+
+def test_host_profile_is_declared_through_the_entry_point() -> None:
+    profile = Kernel().hosts["pydantic-ai"]
+    assert profile.emits(Seam.TOOL_PRE) and profile.emits(Seam.STOP)
+    assert not profile.emits(Seam.PRE_COMPACT) and Seam.PRE_COMPACT in profile.missing
