@@ -22,7 +22,7 @@ from hookwire.runner import Command, Outcome
 from hookwire.verdicts import Answer
 
 
-class Provenance(str, enum.Enum):
+class Provenance(enum.StrEnum):
     """Where a hook entry came from; trust attaches to this, never to the file."""
 
     USER = "user"          #: written by the user, or a file the user named explicitly

@@ -69,7 +69,8 @@ class UnknownEventError(HookwireError, LookupError):
 
 
 class EventDataError(HookwireError, ValueError):
-    """Event data given to a dialect (``fire --data``) is malformed; ``path`` points at the field."""
+    """Event data given to a dialect (``fire --data``) is malformed; ``path`` points at the
+    field."""
 
     def __init__(self, message: str, *, path: str = "$") -> None:
         self.path = path

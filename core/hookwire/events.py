@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 import attrs
 
 
-class Seam(str, enum.Enum):
+class Seam(enum.StrEnum):
     """The kernel's interception points (plus ``approve``, the approval surface for ``ask``)."""
 
     SESSION_START = "session_start"

@@ -22,13 +22,13 @@ from hookwire.fold import fold
 from hookwire.hosts import REFERENCE, HostProfile
 from hookwire.verdicts import (
     KERNEL,
-    plain_verdict,
     Answer,
     Decision,
     HookReport,
     Source,
     SourceKind,
     Verdict,
+    plain_verdict,
 )
 
 if TYPE_CHECKING:

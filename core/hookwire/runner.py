@@ -29,7 +29,7 @@ DEFAULT_OUTPUT_CAP = 1024 * 1024
 DEFAULT_GRACE = 0.5
 
 
-class OutcomeKind(str, enum.Enum):
+class OutcomeKind(enum.StrEnum):
     """How a hook process ended. Exactly one applies to each run."""
 
     EXITED = "exited"                    #: exited by itself; ``exit_code`` is set

@@ -15,7 +15,7 @@ import attrs
 from hookwire.events import CONTINUE_SEAMS, Seam
 
 
-class Decision(str, enum.Enum):
+class Decision(enum.StrEnum):
     """A contributor's decision. ``BLOCK`` is the decision of seams that are not tool permission
     checks: it refuses a prompt or a compaction, sends feedback after a tool, and on stop seams
     keeps the agent going."""
@@ -48,7 +48,7 @@ _RANK = {
 }
 
 
-class SourceKind(str, enum.Enum):
+class SourceKind(enum.StrEnum):
     """Who contributed an answer or a context."""
 
     HOOK = "hook"

@@ -161,7 +161,7 @@ async def test_large_stdin_read_fully(tmp_path: Path) -> None:
 )
 async def test_hook_not_reading_a_large_stdin_is_fine(tmp_path: Path, body: str) -> None:
     hook = script(tmp_path, "echo $$ > self.pid\n" + body)
-    payload = b"x" * (8 * 1024 * 1024 - 1) + b"\n"
+    payload = b"a short first line\n" + b"x" * (8 * 1024 * 1024)
     outcome = await run(Command(argv=(hook,), stdin=payload, cwd=str(tmp_path)))
     assert outcome.ok, outcome
     assert outcome.stdout.endswith(b"\n") and outcome.stderr == b""

@@ -162,7 +162,8 @@ async def test_background_hooks_do_not_block_and_end_with_the_session(
 
 @pytest.mark.anyio
 async def test_verdict_json_shape_for_fire(tmp_path: Path, hook_script: ScriptFactory) -> None:
-    hook = hook_script("""cat >/dev/null; echo '{"decision": "deny", "reason": "r", "context": "c"}'""")
+    hook = hook_script(
+        """cat >/dev/null; echo '{"decision": "deny", "reason": "r", "context": "c"}'""")
     dialect = EchoDialect()
     kernel = Kernel(load_entry_points=False)
     kernel.add_dialect(dialect)

@@ -155,7 +155,8 @@ async def test_halt_ask_and_approval_paths(tmp_path: Path) -> None:
     model = ScriptedModel([bash("ask echo x"), ModelTurn(text="done")])
     async with Agent(kernel, model, cwd=str(tmp_path)) as agent:
         result = await agent.run("go")
-    assert not result.tool_runs[0].ran and "no approval surface" in (result.tool_runs[0].error or "")
+    refused = result.tool_runs[0]
+    assert not refused.ran and "no approval surface" in (refused.error or "")
     # the host's own approval path
     approvals: list[str | None] = []
     model = ScriptedModel([bash("ask echo x"), ModelTurn(text="done")])
