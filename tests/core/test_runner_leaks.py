@@ -46,14 +46,14 @@ TINY = [
     (Command(shell="true", stdin=b"x" * 200_000), OutcomeKind.EXITED),  # stdin not read
     (Command(shell="printf '\\377'"), OutcomeKind.NOT_UTF8),
     (Command(shell="kill -KILL $$"), OutcomeKind.SIGNALED),
-    (Command(argv=("/nonexistent/hook",)), OutcomeKind.FAILED_TO_START),
-    (Command(argv=("/bin/true",), cwd="/nonexistent"), OutcomeKind.FAILED_TO_START),
 ]
 
 FAULTS = [
     (Command(shell="sleep 10", timeout=0.02, grace=0.2), OutcomeKind.TIMED_OUT),
     (Command(shell="while :; do echo y; done", output_cap=1000), OutcomeKind.OVER_CAP),
     (Command(shell="sleep 10 & echo early", drain=0.01), OutcomeKind.EXITED),
+    (Command(argv=("/nonexistent/hook",)), OutcomeKind.FAILED_TO_START),
+    (Command(argv=("/bin/true",), cwd="/nonexistent"), OutcomeKind.FAILED_TO_START),
 ]
 
 
@@ -61,7 +61,7 @@ async def _exercise(runs: int) -> None:
     for i in range(runs):
         command, kind = TINY[i % len(TINY)]
         assert (await run(command)).kind is kind
-    for i in range(30):
+    for i in range(50):
         command, kind = FAULTS[i % len(FAULTS)]
         assert (await run(command)).kind is kind
     for _ in range(10):
