@@ -1,0 +1,268 @@
+"""Reading a portable ``hooks.json``: the versioned format, validated handler by handler.
+
+The file sits at the plugin root (its parent directory is ``PLUGIN_ROOT``)::
+
+    {"$schema": "https://hookwire.dev/schemas/portable-hooks/0.1.0/hooks.schema.json",
+     "hooks": {"pre-tool-use": [{"command": "./bin/record", "args": ["${PLUGIN_ROOT}/x"]}]}}
+
+Failures are handled at the narrowest boundary, as the Agent Plugins spec does: an unreadable
+file raises :class:`~hookwire.errors.ConfigError`; an unsupported ``$schema`` or a malformed
+top level rejects the whole file (an error problem, no entries); a bad handler is skipped with
+an error problem naming it, and the others load. ``schema/hooks.schema.json`` says the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location, Provenance
+from hookwire.dialects.portable import _paths
+from hookwire.dialects.portable.events import (
+    EVENTS,
+    MAX_TIMEOUT,
+    PORTABLE_EVENTS,
+    POST_FAILED,
+    POST_TOOL_USE,
+    SESSION_END,
+)
+from hookwire.errors import ConfigError
+
+SCHEMA_VERSION = "0.1.0"
+SCHEMA_ID = f"https://hookwire.dev/schemas/portable-hooks/{SCHEMA_VERSION}/hooks.schema.json"
+SUPPORTED_SCHEMAS = frozenset({SCHEMA_ID})
+FILE_NAME = "hooks.json"
+
+MAX_PER_EVENT = 8
+MAX_HANDLERS = 32
+MAX_ARGS = 64
+MAX_ENV = 64
+HANDLER_KEYS = frozenset({"command", "args", "env", "cwd", "timeout", "result"})
+RESULT_MODES = ("none", "context")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+PLUGIN_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,62}[a-z0-9])?")
+
+
+@attrs.frozen(kw_only=True)
+class Handler:
+    """One validated handler, placeholders not yet expanded."""
+
+    event: str
+    index: int
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = attrs.field(factory=dict)
+    cwd: str | None = None
+    timeout: float | None = None
+    context: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class PluginHooks:
+    """A plugin's hooks file as read: its root, name, handlers in declaration order, problems."""
+
+    root: Path
+    name: str
+    file: Path
+    handlers: tuple[Handler, ...] = ()
+    problems: tuple[ConfigProblem, ...] = ()
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The portable events this plugin has at least one valid handler for."""
+        used = {h.event for h in self.handlers}
+        return tuple(e for e in PORTABLE_EVENTS if e in used)
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.severity == "error" for p in self.problems)
+
+
+def plugin_name(root: Path) -> str:
+    """``name`` from the Agent Plugins manifest when present and valid, else a slug of the
+    directory name."""
+    try:
+        name = json.loads((root / "plugin.json").read_text("utf-8")).get("name")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    if isinstance(name, str) and PLUGIN_NAME.fullmatch(name) and "--" not in name \
+            and ".." not in name:
+        return name
+    slug = re.sub(r"[^a-z0-9.-]+", "-", root.name.lower()).strip("-.")
+    return slug or "plugin"
+
+
+def hooks_file(path: Path) -> Path:
+    """``path`` itself, or the ``hooks.json`` inside it when it is a plugin directory."""
+    return path / FILE_NAME if path.is_dir() else path
+
+
+def load(path: Path) -> PluginHooks:
+    """Read and validate one hooks file (or plugin directory)."""
+    file = hooks_file(Path(path))
+    try:
+        text = file.read_text("utf-8")
+    except FileNotFoundError:
+        raise ConfigError("no such hooks file", file=str(file)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read: {exc}", file=str(file)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"not JSON: {exc.msg} (column {exc.colno})", file=str(file),
+                          line=exc.lineno) from None
+    root = Path(file).absolute().parent
+    reader = _Reader(file=str(file), text=text)
+    handlers = reader.read(data, root)
+    return PluginHooks(root=root, name=plugin_name(root), file=file, handlers=handlers,
+                       problems=tuple(reader.problems))
+
+
+def entries(hooks: PluginHooks, provenance: Provenance = Provenance.PLUGIN,
+            dialect: str = "portable") -> tuple[HookEntry, ...]:
+    """The kernel's entries for ``hooks``; each post-tool-use handler also gets its shadow on
+    the failure seam (same handler, same position)."""
+    out: list[HookEntry] = []
+    for h in hooks.handlers:
+        options = {"root": str(hooks.root), "plugin": hooks.name, "args": h.args,
+                   "env": dict(h.env), "cwd": h.cwd, "context": h.context, "index": h.index}
+        where = Location(file=str(hooks.file), pointer=f"$.hooks.{h.event}[{h.index}]")
+        base = HookEntry(dialect=dialect, event=h.event, command=(h.command, *h.args),
+                         timeout=h.timeout, provenance=provenance, location=where,
+                         options=options)
+        out.append(base)
+        if h.event == POST_TOOL_USE:
+            out.append(attrs.evolve(base, event=POST_FAILED))
+    return tuple(out)
+
+
+def read_config(path: Path, *, provenance: Provenance = Provenance.PLUGIN,
+                dialect: str = "portable") -> ConfigResult:
+    hooks = load(path)
+    return ConfigResult(entries=entries(hooks, provenance, dialect), problems=hooks.problems,
+                        settings={"root": str(hooks.root), "plugin": hooks.name})
+
+
+@attrs.define
+class _Reader:
+    file: str
+    text: str
+    problems: list[ConfigProblem] = attrs.Factory(list)
+
+    def problem(self, message: str, pointer: str, event: str | None = None,
+                severity: str = "error") -> None:
+        self.problems.append(ConfigProblem(
+            message=message, event=event, severity=severity,
+            location=Location(file=self.file, line=self._line(event), pointer=pointer)))
+
+    def _line(self, key: str | None) -> int | None:
+        idx = self.text.find(f'"{key}"') if key else -1
+        return self.text.count("\n", 0, idx) + 1 if idx >= 0 else None
+
+    def read(self, data: Any, root: Path) -> tuple[Handler, ...]:
+        if not isinstance(data, dict):
+            self.problem("a hooks file is a JSON object", "$")
+            return ()
+        schema = data.get("$schema")
+        if schema not in SUPPORTED_SCHEMAS:
+            self.problem(f"unsupported $schema {schema!r} (supported: {SCHEMA_ID}); "
+                         "the file is rejected", "$.$schema")
+            return ()
+        for key in data:
+            if key not in ("$schema", "hooks"):
+                self.problem(f"unknown key {key!r}; the file is rejected", f"$.{key}")
+                return ()
+        hooks = data.get("hooks")
+        if not isinstance(hooks, dict):
+            self.problem("hooks must be an object of event → handler list", "$.hooks")
+            return ()
+        found: list[Handler] = []
+        for event, items in hooks.items():
+            ptr = f"$.hooks.{event}"
+            if event not in EVENTS or event == POST_FAILED:
+                self.problem(f"unknown event {event!r} (events: {', '.join(PORTABLE_EVENTS)})",
+                             ptr, event)
+                continue
+            if not isinstance(items, list) or not 1 <= len(items) <= MAX_PER_EVENT:
+                self.problem(f"must be a list of 1 to {MAX_PER_EVENT} handlers", ptr, event)
+                continue
+            for i, raw in enumerate(items):
+                handler = self.handler(event, i, raw, root)
+                if handler is not None:
+                    found.append(handler)
+        if len(found) > MAX_HANDLERS:
+            self.problem(f"a plugin may declare at most {MAX_HANDLERS} handlers; the file is "
+                         "rejected", "$.hooks")
+            return ()
+        return tuple(found)
+
+    def handler(self, event: str, i: int, raw: Any, root: Path) -> Handler | None:
+        ptr = f"$.hooks.{event}[{i}]"
+        before = len(self.problems)
+
+        def bad(msg: str, field: str = "") -> None:
+            self.problem(msg, ptr + (f".{field}" if field else ""), event)
+
+        if not isinstance(raw, dict):
+            bad("a handler is an object with a command")
+            return None
+        for key in raw:
+            if key not in HANDLER_KEYS:
+                bad(f"unknown handler key {key!r}", key)
+        command = raw.get("command")
+        if not isinstance(command, str):
+            bad("command is required: one executable token", "command")
+        elif (why := _paths.check_command(command)) is not None:
+            bad(why, "command")
+        elif command.startswith("./"):
+            try:
+                _paths.contained(root / command[2:], root, "command")
+            except _paths.ContainmentError as exc:
+                bad(exc.message, "command")
+        args = raw.get("args", [])
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            bad("args must be a list of strings", "args")
+        elif len(args) > MAX_ARGS:
+            bad(f"at most {MAX_ARGS} args", "args")
+        env = raw.get("env", {})
+        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+            bad("env must map names to strings", "env")
+        else:
+            if len(env) > MAX_ENV:
+                bad(f"at most {MAX_ENV} env entries", "env")
+            for name in env:
+                if name.upper() in _paths.RESERVED_ENV:
+                    bad(f"{name} is reserved: the client sets PLUGIN_ROOT and PLUGIN_DATA",
+                        f"env.{name}")
+                elif not ENV_NAME.fullmatch(name):
+                    bad(f"{name!r} is not an environment variable name", f"env.{name}")
+        cwd = raw.get("cwd")
+        if cwd is not None:
+            if not isinstance(cwd, str) or (why := _paths.check_cwd(cwd)) is not None:
+                bad(why if isinstance(cwd, str) and why else "cwd must be a string", "cwd")
+            elif cwd.startswith("./") or cwd.startswith(_paths.ROOT):
+                try:
+                    _paths.resolve_cwd(cwd, str(root), str(root))
+                except _paths.ContainmentError as exc:
+                    bad(exc.message, "cwd")
+        timeout = raw.get("timeout")
+        if timeout is not None and (isinstance(timeout, bool)
+                                    or not isinstance(timeout, int | float)
+                                    or not 0 < timeout <= MAX_TIMEOUT):
+            bad(f"timeout is a number of seconds in (0, {MAX_TIMEOUT:g}]", "timeout")
+        result = raw.get("result", "none")
+        if result not in RESULT_MODES:
+            bad(f"result must be one of {', '.join(RESULT_MODES)}", "result")
+        if len(self.problems) > before or not isinstance(command, str):
+            return None  # an invalid handler is skipped; the others still load
+        if result == "context" and event == SESSION_END:
+            self.problem("result: context has no effect on session-end (no turn follows)",
+                         ptr + ".result", event, severity="warning")
+        return Handler(event=event, index=i, command=command, args=tuple(args), env=dict(env),
+                       cwd=cwd, timeout=float(timeout) if timeout is not None else None,
+                       context=result == "context" and event != SESSION_END)
