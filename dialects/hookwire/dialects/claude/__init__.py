@@ -17,8 +17,6 @@ from typing import Any, ClassVar
 import attrs
 
 from hookwire.dialect import ConfigResult, Dialect, EventSpec, HookEntry, Provenance
-from hookwire.dialects.claude import _http as _http_mod
-from hookwire.dialects.claude import config as _config
 from hookwire.dialects.claude import env as _env
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude import outcome as _outcome
@@ -60,6 +58,8 @@ class ClaudeDialect(Dialect):
 
     def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER
                     ) -> ConfigResult:
+        from hookwire.dialects.claude import config as _config  # cattrs: only when reading
+
         result = _config.read_file(Path(path), provenance=provenance)
         value = result.settings.get("disableAllHooks")
         if value is None:
@@ -82,7 +82,9 @@ class ClaudeDialect(Dialect):
     def hooks_disabled(self, scope: str = "user") -> bool:
         """Whether ``disableAllHooks`` turns off hooks of ``scope`` (``managed`` hooks only
         yield to a managed file)."""
-        values = sorted(self._disable.values(), key=lambda sv: _config.SCOPE_RANK[sv[0]])
+        from hookwire.dialects.claude.config import SCOPE_RANK
+
+        values = sorted(self._disable.values(), key=lambda sv: SCOPE_RANK[sv[0]])
         if scope == "managed":
             values = [sv for sv in values if sv[0] == "managed"]
         return bool(values) and values[-1][1]
@@ -179,6 +181,8 @@ def _http_command(entry: HookEntry, common: dict[str, Any]) -> Command:
                             if (m.group(1) or m.group(2)) in allowed else "", value)
 
     headers = {k: interpolate(v) for k, v in (entry.options.get("headers") or {}).items()}
+    from hookwire.dialects.claude import _http as _http_mod
+
     env = {**env, _http_mod.HEADERS_ENV: json.dumps(headers)}
     assert isinstance(entry.command, str)
     # Run the helper as a file: it needs only the standard library, and `-m` would import

@@ -17,8 +17,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import urllib.error
-import urllib.request
 
 HEADERS_ENV = "HOOKWIRE_HTTP_HEADERS"
 #: Headers Claude Code ignores when a hook sets them.
@@ -26,6 +24,9 @@ _IGNORED = frozenset({"content-length", "transfer-encoding"})
 
 
 def main(argv: list[str]) -> int:
+    import urllib.error  # here, not at the top: the dialect imports this module for its
+    import urllib.request  # constants on every Kernel(), and urllib costs 10 ms
+
     if len(argv) != 1:
         sys.stderr.write("usage: _http.py URL\n")
         return 1

@@ -8,7 +8,20 @@ installed entries run; ``cli`` registers the commands (see :func:`cli.add_parser
 
 from __future__ import annotations
 
-from hookwire.plugins.install.engine import Result, client, clients, install, uninstall
-from hookwire.plugins.install.errors import InstallError
+from typing import Any
 
 __all__ = ["InstallError", "Result", "client", "clients", "install", "uninstall"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: the entry point (``install.commands``) is imported by every Kernel(); the engine
+    # and the client modules only when something is installed.
+    if name == "InstallError":
+        from hookwire.plugins.install.errors import InstallError
+
+        return InstallError
+    if name in __all__:
+        from hookwire.plugins.install import engine
+
+        return getattr(engine, name)
+    raise AttributeError(name)

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hookwire import hookimpl
 from hookwire.plugins.install import diff, engine, shim
 from hookwire.plugins.install._base import DEFAULT_PREFIX
 from hookwire.plugins.install.errors import InstallError
@@ -102,14 +101,3 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     raise SystemExit(main())
 
-
-class _Commands:
-    """Adds ``install``, ``uninstall`` and ``portable-hook`` to the ``hookwire`` command line
-    (registered through the ``hookwire.plugins`` entry point ``install``)."""
-
-    @hookimpl
-    def register_commands(self, subparsers: Any) -> None:
-        add_parser(subparsers)
-
-
-plugin = _Commands()
