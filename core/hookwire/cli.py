@@ -185,7 +185,7 @@ def _fire(args: argparse.Namespace) -> int:
         return str(value) if value is not None else None
 
     cwd = pick(args.cwd, "cwd") or os.getcwd()
-    fields = {
+    fields: dict[str, Any] = {  # SessionInfo's fields, by name (Kernel.session)
         "session_id": pick(args.session_id, "session_id"),
         "cwd": cwd,
         "project_dir": args.project_dir or cwd,

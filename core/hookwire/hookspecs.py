@@ -46,7 +46,7 @@ AnswerOrAwaitable = Any  # Answer | None, or an awaitable of one
 
 
 @hookspec
-def register_dialects() -> list[Dialect]:
+def register_dialects() -> list[Dialect] | None:
     """Declare the dialects a plugin provides.
 
     Parameters: none.
@@ -61,7 +61,7 @@ def register_dialects() -> list[Dialect]:
 
 
 @hookspec
-def register_hosts() -> list[HostProfile]:
+def register_hosts() -> list[HostProfile] | None:
     """Declare the hosts a plugin provides (a runtime adapter declares its runtime).
 
     Parameters: none.

@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 import attrs
@@ -137,7 +137,8 @@ class Kernel:
             for impl in self.pm.hook.register_dialects.get_hookimpls():
                 if impl.plugin is not plugin:
                     continue
-                for dialect in impl.function() or ():
+                # pluggy types a hookimpl's result `object`; the hookspec says what it is
+                for dialect in cast("list[Dialect] | None", impl.function()) or ():
                     self._add_dialect(dialect, origin)
         except Exception:
             self.pm.unregister(plugin)
@@ -167,7 +168,7 @@ class Kernel:
         found: dict[str, HostProfile] = {REFERENCE.name: REFERENCE}
         for impl in self.pm.hook.register_hosts.get_hookimpls():
             try:
-                profiles = impl.function() or ()
+                profiles = cast("list[HostProfile] | None", impl.function()) or ()
             except Exception as exc:
                 log.warning("plugin %s cannot declare its hosts: %r", impl.plugin_name, exc)
                 continue
@@ -301,7 +302,7 @@ class Kernel:
                 if seam in _INPUT_SEAMS:
                     for a in answers:
                         if a.updated_input is not None:
-                            running = attrs.evolve(event, tool_input=a.updated_input)  # type: ignore[misc]
+                            running = _with_input(event, a.updated_input)
                 answers += await self._run_plugins(impls, running, session)
         verdict = fold(seam, answers, original_input=original, hooks=reports)
         if verdict.halt is not None:
@@ -458,7 +459,7 @@ class Kernel:
             if _stops_chain(seam, result):
                 break
             if seam in _INPUT_SEAMS and result.updated_input is not None:
-                event = attrs.evolve(event, tool_input=result.updated_input)  # type: ignore[misc]
+                event = _with_input(event, result.updated_input)
         return answers
 
     def _audit_call(self, name: str, **kwargs: Any) -> None:
@@ -472,6 +473,14 @@ _EMPTY = {seam: Verdict(seam=seam) for seam in Seam}
 
 #: What :attr:`Kernel.trust_gate` returns.
 TrustDecision = Answer | Callable[[runner.Command], "runner.Command | Answer"] | None
+
+
+def _with_input(event: SeamEvent, tool_input: Mapping[str, Any]) -> SeamEvent:
+    """``event`` with ``tool_input`` replaced. Only called on the ``_INPUT_SEAMS``, whose event
+    classes (``ToolPre``, ``ApprovalRequest``) have the field; the base ``SeamEvent`` has not,
+    so the change goes by name."""
+    changes: dict[str, Any] = {"tool_input": tool_input}
+    return attrs.evolve(event, **changes)
 
 
 def _stops_chain(seam: Seam, answer: Answer) -> bool:

@@ -21,7 +21,7 @@ import contextvars
 import logging
 import os
 import uuid
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -104,7 +104,7 @@ class Session:
             tg.cancel_scope.cancel()  # ends background hooks (the runner kills their groups)
             await cm.__aexit__(*exc)
 
-    def _spawn_background(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    def _spawn_background(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
         if self._tg is None:
             log.warning("background hook skipped: use the session as `async with` to run them")
             return

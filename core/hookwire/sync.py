@@ -12,7 +12,7 @@ import functools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from anyio.from_thread import start_blocking_portal
+from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from hookwire.session import Session, TurnOrigin, current_origin
 from hookwire.verdicts import Verdict
@@ -26,7 +26,8 @@ class SyncSession:
     :class:`~hookwire.Session` and return the same verdicts."""
 
     def __init__(self, kernel: Kernel, backend: str = "asyncio", **kwargs: Any) -> None:
-        self._portal_cm = start_blocking_portal(backend=backend)
+        self._portal_cm: contextlib.AbstractContextManager[BlockingPortal] | None = (
+            start_blocking_portal(backend=backend))
         self._portal = self._portal_cm.__enter__()
         try:
             self.session: Session = kernel.session(**kwargs)

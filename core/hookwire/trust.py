@@ -319,7 +319,7 @@ def sample_command(entry: HookEntry, dialect: Any, *, project_dir: str) -> Comma
     spec = dialect.events.get(entry.event)
     if spec is not None and spec.seam is not None:
         cls = EVENT_TYPES[spec.seam]
-        fields = {a.name: ("" if a.type in ("str", str) else {})
+        fields: dict[str, Any] = {a.name: ("" if a.type in ("str", str) else {})
                   for a in attrs.fields(cls) if a.default is attrs.NOTHING}
         try:
             return dialect.command(entry, cls(**fields), entry.event, info)  # type: ignore[no-any-return]

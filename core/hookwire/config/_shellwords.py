@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 _META = {"|": "a pipe or `||`", "&": "`&`/`&&`", ";": "a command list (`;`)",
          "<": "a redirection", ">": "a redirection", "(": "a subshell", ")": "a subshell",
@@ -20,13 +21,16 @@ _GLOB = "*?["
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _DQ_ESCAPES = '$`"\\'
+_NO_VARIABLES: Mapping[str, str] = MappingProxyType({})
 
 
 class Unsafe(ValueError):
     """The text uses a shell feature that an argv cannot express exactly."""
 
 
-def split(text: str, variables: Mapping[str, str] | Callable[[str], str | None] = ()) -> list[str]:
+def split(text: str,
+          variables: Mapping[str, str] | Callable[[str], str | None] = _NO_VARIABLES,
+          ) -> list[str]:
     """The argv ``text`` means to ``/bin/sh``. ``$NAME`` / ``${NAME}`` are replaced by
     ``variables[NAME]`` (a mapping or a function returning ``None`` for unknown names); any
     other expansion raises :class:`Unsafe`."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import attrs
 
@@ -34,6 +34,15 @@ class Item:
     @property
     def valid(self) -> bool:
         return self.problem is None
+
+
+class _At(TypedDict, total=False):
+    """Where an :class:`Item` was found: the keyword arguments shared by a file's items."""
+
+    file: str | None
+    line: int | None
+    event: str | None
+    dialect: str | None
 
 
 @attrs.frozen(kw_only=True)
@@ -65,7 +74,7 @@ def own_entries(kernel: Any, loaded: LoadedFile) -> list[Item]:
     items: list[Item] = []
     for i, spec in enumerate(loaded.document.hooks):
         line = loaded.line(("hooks", i))
-        at = dict(file=loaded.path, line=line, event=spec.event, dialect=spec.dialect)
+        at = _At(file=loaded.path, line=line, event=spec.event, dialect=spec.dialect)
         try:
             dialect = kernel.dialect(spec.dialect)
         except UnknownDialectError as exc:
@@ -102,7 +111,7 @@ def source_entries(kernel: Any, loaded: LoadedFile) -> tuple[list[Item], list[Co
     warnings: list[ConfigProblem] = []
     for j, src in enumerate(loaded.document.sources):
         line = loaded.line(("sources", j))
-        at = dict(file=loaded.path, line=line, dialect=src.dialect)
+        at = _At(file=loaded.path, line=line, dialect=src.dialect)
         ptr = f"$.sources[{j}]"
         try:
             dialect = kernel.dialect(src.dialect)

@@ -97,7 +97,7 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
     rows: list[Row] = []
     entries: list[dict[str, Any]] = []
     handled: set[str] = set()
-    entry_ptrs = [e.location.pointer for e in result.entries]
+    entry_ptrs: list[str] = [e.location.pointer for e in result.entries]
 
     def belongs(ptr: str) -> str | None:
         for ep in entry_ptrs:

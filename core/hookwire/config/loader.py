@@ -300,17 +300,22 @@ def make_converter() -> cattrs.Converter:
         return structure
 
     conv.register_structure_hook_factory(is_tuple, tuple_factory)
+    def is_mapping(t: Any) -> bool:
+        origin: object = get_origin(t)  # typeshed's overloads would type this ParamSpec
+        return origin is Mapping or t is Mapping
+
     conv.register_structure_hook_func(
-        lambda t: get_origin(t) is Mapping or t is Mapping,
-        lambda v, _: dict(_strict(dict, what="a mapping")(v, _)))
+        is_mapping, lambda v, _: dict(_strict(dict, what="a mapping")(v, _)))
     mapping = _strict(dict, what="a mapping")
 
     def only_mappings(fn: Any) -> Any:
         return lambda value, t: fn(mapping(value, t), t)
 
+    # Typed Any: cattrs mixes its bool flags and the **AttributeOverride per field in one
+    # signature, so mypy matches a `**dict[str, AttributeOverride]` against the flags too.
+    renames: dict[str, Any] = {attr: override(rename=spelled) for attr, spelled in _RENAMES.items()}
     conv.register_structure_hook(HookSpec, only_mappings(make_dict_structure_fn(
-        HookSpec, conv, _cattrs_forbid_extra_keys=True,
-        **{attr: override(rename=spelled) for attr, spelled in _RENAMES.items()})))
+        HookSpec, conv, _cattrs_forbid_extra_keys=True, **renames)))
     for cls in (SourceSpec, HooksFile):
         conv.register_structure_hook(cls, only_mappings(make_dict_structure_fn(
             cls, conv, _cattrs_forbid_extra_keys=True)))
