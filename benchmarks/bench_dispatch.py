@@ -59,8 +59,8 @@ class BenchDialect(Dialect):
             pattern = self._patterns[matcher] = re.compile(matcher)
         return pattern
 
-    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
-               native: str) -> list[HookEntry]:
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
         tool = getattr(event, "tool_name", "")
         return [e for e in entries
                 if e.matcher is not None and self._pattern(e.matcher).search(tool)]

@@ -151,10 +151,12 @@ class Dialect:
                 return spec.name
         return None
 
-    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
-               native: str) -> list[HookEntry]:
-        """The entries (all configured for ``native``) that must run for ``event``: matcher
-        tested, duplicates removed as the harness removes them. Must not spawn anything."""
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
+        """The entries (all configured for ``native``) that must run for ``event`` in
+        ``session``: matcher and filters tested (paths relative to ``session.cwd``), duplicates
+        removed as the harness removes them. Must not spawn anything: it runs on every
+        dispatch, so keep it cheap."""
         raise NotImplementedError
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,

@@ -277,7 +277,7 @@ class Kernel:
             native = group.native
             if group.ambiguous and group.dialect.native_event(event) != native:
                 continue
-            chosen = group.dialect.select(group.entries, event, native)
+            chosen = group.dialect.select(group.entries, event, native, session.info)
             if chosen:
                 selected.append((group, chosen))
         impls = self._impls.get(seam)
@@ -333,7 +333,7 @@ class Kernel:
             fg = [e for e in entries if not e.background]
             for entry in entries:
                 if entry.background:
-                    session._spawn_background(self._run_hook, group.dialect, group.native,
+                    session.spawn_background(self._run_hook, group.dialect, group.native,
                                               entry, event, session)
             if fg:
                 foreground.append((group, fg))

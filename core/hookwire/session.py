@@ -104,9 +104,13 @@ class Session:
             tg.cancel_scope.cancel()  # ends background hooks (the runner kills their groups)
             await cm.__aexit__(*exc)
 
-    def _spawn_background(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
+    def spawn_background(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
+        """Run ``fn(*args)`` in the session's task group without awaiting it: background
+        hooks, and work a plugin starts from a synchronous observer (the audit plane). It is
+        cancelled when the session closes (shield what must finish). Without ``async with``
+        there is no task group: the work is skipped with a warning."""
         if self._tg is None:
-            log.warning("background hook skipped: use the session as `async with` to run them")
+            log.warning("background work skipped: use the session as `async with` to run it")
             return
         self._tg.start_soon(fn, *args)
 

@@ -92,8 +92,8 @@ class EchoDialect(Dialect):
         cmd = command if isinstance(command, str) else tuple(command)
         return HookEntry(dialect=self.name, event=event, command=cmd, matcher=matcher, **kwargs)
 
-    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
-               native: str) -> list[HookEntry]:
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
         name = getattr(event, "tool_name", None)
         return [e for e in entries if e.matcher is None or e.matcher == name]
 

@@ -50,23 +50,25 @@ def test_session_end_shares_one_budget() -> None:
     d = ClaudeDialect()
     end = ev.SessionEnd()
     picked = d.select([entry("SessionEnd", "a"), entry("SessionEnd", "b", timeout=5)], end,
-                      "SessionEnd")
+                      "SessionEnd", S)
     assert [e.timeout for e in picked] == [5, 5]
-    assert [e.timeout for e in d.select([entry("SessionEnd", "a")], end, "SessionEnd")] == [1.5]
-    big = d.select([entry("SessionEnd", "a", timeout=600)], end, "SessionEnd")
+    alone = d.select([entry("SessionEnd", "a")], end, "SessionEnd", S)
+    assert [e.timeout for e in alone] == [1.5]
+    big = d.select([entry("SessionEnd", "a", timeout=600)], end, "SessionEnd", S)
     assert big[0].timeout == 60
     plugin = d.select([entry("SessionEnd", "a", timeout=30, scope="plugin")], end,
-                      "SessionEnd")
+                      "SessionEnd", S)
     assert plugin[0].timeout == 1.5  # plugin timeouts do not raise the budget
 
 
 def test_non_tool_matchers_use_their_field() -> None:
     d = ClaudeDialect()
     hooks = [HookEntry(dialect="claude", event="SessionEnd", command="c", matcher="clear")]
-    assert d.select(hooks, ev.SessionEnd(reason="other"), "SessionEnd") == []
-    assert d.select(hooks, ev.SessionEnd(reason="clear"), "SessionEnd")
+    assert d.select(hooks, ev.SessionEnd(reason="other"), "SessionEnd", S) == []
+    assert d.select(hooks, ev.SessionEnd(reason="clear"), "SessionEnd", S)
     ups = [HookEntry(dialect="claude", event="UserPromptSubmit", command="c", matcher="xyz")]
-    assert d.select(ups, ev.PromptSubmit(prompt="p"), "UserPromptSubmit")  # matcher ignored
+    # the matcher is ignored on UserPromptSubmit
+    assert d.select(ups, ev.PromptSubmit(prompt="p"), "UserPromptSubmit", S)
 
 
 def test_hookwire_fire(tmp_path: Path) -> None:

@@ -57,15 +57,14 @@ def test_d8_powershell_shell_is_skipped(tmp_path: Path) -> None:
     assert result.entries == () and "powershell" in result.problems[0].message
 
 
-def test_d9_if_paths_resolve_against_the_events_cwd() -> None:
+def test_if_paths_resolve_against_the_sessions_cwd() -> None:
     entries = [HookEntry(dialect="claude", event="PreToolUse", command="x",
                          options={"if": "Edit(src/**)"})]
-    inside = ev.ToolPre(tool_name="Edit", tool_input={"file_path": "/w/src/a.py"},
-                        extra={"cwd": "/w"})
-    outside = ev.ToolPre(tool_name="Edit", tool_input={"file_path": "/w/src/a.py"},
-                         extra={"cwd": "/elsewhere"})
-    assert D.select(entries, inside, "PreToolUse")
-    assert not D.select(entries, outside, "PreToolUse")
+    edit = ev.ToolPre(tool_name="Edit", tool_input={"file_path": "/w/src/a.py"})
+    inside = SessionInfo(session_id="s", cwd="/w", project_dir="/w")
+    outside = SessionInfo(session_id="s", cwd="/elsewhere", project_dir="/elsewhere")
+    assert D.select(entries, edit, "PreToolUse", inside)
+    assert not D.select(entries, edit, "PreToolUse", outside)
 
 
 def test_d13_output_over_the_cap_renders_no_decision() -> None:

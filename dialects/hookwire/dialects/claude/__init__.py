@@ -91,8 +91,8 @@ class ClaudeDialect(Dialect):
 
     # -- selection -----------------------------------------------------------------------------
 
-    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
-               native: str) -> list[HookEntry]:
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
         spec = EVENTS[native]
         chosen: dict[tuple[Any, ...], HookEntry] = {}
         order: list[tuple[Any, ...]] = []
@@ -110,10 +110,9 @@ class ClaudeDialect(Dialect):
             if rule is not None:
                 if native not in TOOL_EVENTS:
                     continue
-                cwd = event.extra.get("cwd") or os.getcwd()
                 if not _rules.allows(rule, getattr(event, "tool_name", ""),
-                                     getattr(event, "tool_input", {}), cwd=str(cwd),
-                                     project_dir=str(event.extra.get("project_dir") or cwd)):
+                                     getattr(event, "tool_input", {}), cwd=session.cwd,
+                                     project_dir=session.project_dir):
                     continue
             key = _dedupe_key(entry)
             if key in chosen:

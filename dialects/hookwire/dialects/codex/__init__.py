@@ -90,8 +90,8 @@ class CodexDialect(Dialect):
 
     # -- dispatch ------------------------------------------------------------------------------
 
-    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
-               native: str) -> list[HookEntry]:
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
         inputs = _matcher_inputs(native, event)
         chosen = []
         for entry in entries:

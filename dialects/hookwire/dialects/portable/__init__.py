@@ -49,8 +49,8 @@ class PortableDialect(Dialect):
     def native_event(self, event: SeamEvent) -> str | None:
         return pe.BY_SEAM.get(event.seam)
 
-    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
-               native: str) -> list[HookEntry]:
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
         if event.agent_id is not None:
             return []  # the profile fires for the top-level agent only
         return list(entries)

@@ -56,7 +56,7 @@ class DeniedAttempts:
                 return
             if verdict.denied:
                 denied = _denied(event, verdict.reason or "denied")
-                session._spawn_background(self._close, session, denied, True)
+                session.spawn_background(self._close, session, denied, True)
             elif event.tool_use_id:
                 self._open.setdefault(sid, {})[event.tool_use_id] = event
 
@@ -80,7 +80,7 @@ class DeniedAttempts:
 
     async def _close(self, session: Session, event: ToolFailure, shield: bool) -> None:
         dialect = session.kernel.dialect(self.dialect_name)
-        entries = dialect.select(self._entries(session), event, POST_FAILED)
+        entries = dialect.select(self._entries(session), event, POST_FAILED, session.info)
         with anyio.CancelScope(shield=shield):
             await _run(dialect, entries, event, session)
 

@@ -35,8 +35,8 @@ class ToyDialect(Dialect):
                                 matcher_field="tool_name", can_block=True),
     }
 
-    def select(self, entries: Sequence[HookEntry], event: SeamEvent,
-               native: str) -> list[HookEntry]:
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
         tool = getattr(event, "tool_name", "")
         return [e for e in entries if e.matcher in (None, "*", tool)]
 
