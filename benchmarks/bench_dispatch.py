@@ -147,6 +147,13 @@ async def measure(quick: bool) -> dict[str, Any]:
     def kernel_call() -> Awaitable[Any]:
         return kernel.dispatch(event, session)
 
+    # The same with the real Claude Code dialect and a settings file of four matcher groups
+    # (exact names, an exact list and a regex), when the dialect is installed.
+    claude_kernel, claude_session = _claude_kernel()
+
+    def claude_call() -> Awaitable[Any]:
+        return claude_kernel.dispatch(event, claude_session)
+
     def pluggy_call() -> Any:
         return hook(arg=tool_input)
 
@@ -158,6 +165,10 @@ async def measure(quick: bool) -> dict[str, Any]:
     host = await _median_ns(host_call, is_async=True, batches=batches, batch=batch)
     bare = await _median_ns(pluggy_call, is_async=False, batches=batches, batch=batch)
     disp = await _median_ns(kernel_call, is_async=True, batches=batches, batch=batch)
+    claude = None
+    if claude_kernel is not None:
+        await _median_ns(claude_call, is_async=True, batches=3, batch=batch)
+        claude = await _median_ns(claude_call, is_async=True, batches=batches, batch=batch)
     return {
         "benchmark": "dispatch",
         "description": f"tool_pre, {CONFIGURED_HOOKS} hooks configured, none matching",
@@ -179,8 +190,34 @@ async def measure(quick: bool) -> dict[str, Any]:
                 "target_ns": TARGET_NS,
                 "ok": disp <= TARGET_NS,
             },
-        ],
+        ] + ([{
+                "name": "no-match Kernel.dispatch, claude dialect, 4 matcher groups",
+                "value_ns": round(claude, 1),
+                "baseline_ns": round(bare, 1),
+                "ratio": round(claude / bare, 2),
+                "target_ns": TARGET_NS,
+                "ok": claude <= TARGET_NS,
+            }] if claude is not None else []),
     }
+
+
+def _claude_kernel() -> tuple[Kernel | None, Session | None]:
+    import tempfile
+    from pathlib import Path
+
+    kernel = Kernel()
+    if "claude" not in kernel.dialects:
+        return None, None
+    folder = Path(tempfile.mkdtemp(prefix="hookwire-bench-"))
+    settings = folder / "settings.json"
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "./a.sh"}]},
+        {"matcher": "mcp__fs__.*", "hooks": [{"type": "command", "command": "./b.sh"}]},
+        {"matcher": "Read", "hooks": [{"type": "command", "command": "./c.sh"}]},
+        {"matcher": "NotebookEdit", "hooks": [{"type": "command", "command": "./d.sh"}]},
+    ]}}))
+    kernel.add_config("claude", settings)
+    return kernel, kernel.session(session_id="bench", cwd=str(folder))
 
 
 async def profile() -> None:

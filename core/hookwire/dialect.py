@@ -179,6 +179,12 @@ class Dialect:
         default returns the answers unchanged (the generic fold decides)."""
         return [answer for _, answer in results]
 
+    def companions(self) -> Sequence[object]:
+        """Native plugins this dialect needs beside its hooks (e.g. an observer that pairs
+        events). The kernel registers them when the first hook of this dialect is added, so a
+        dialect that is installed but unused costs nothing on dispatch. Default: none."""
+        return ()
+
     def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
         """Build the seam event for ``native`` from fields spelled as this dialect spells them
         (what ``hookwire fire --data`` receives). Raises

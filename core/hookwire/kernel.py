@@ -87,6 +87,7 @@ class Kernel:
         self.loaded: list[_entrypoints.Loaded] = []
         self._dialects: dict[str, DialectInfo] = {}
         self._hooks: list[HookEntry] = []
+        self._active: set[str] = set()  # dialects whose companions are registered
         self._index: dict[Seam, tuple[_Group, ...]] = {}
         self._impls: dict[Seam, tuple[Any, ...]] = {}
         self._audit = False
@@ -214,6 +215,10 @@ class Kernel:
             self.dialect(entry.dialect)  # fail early on an unknown dialect
             self._hooks.append(attrs.evolve(entry, order=base + i))
         self._index = self._build_index()
+        for name in {e.dialect for e in self._hooks} - self._active:
+            self._active.add(name)
+            for companion in self.dialect(name).companions():
+                self.register(companion, name=f"{name}:{type(companion).__name__}")
 
     @property
     def hooks(self) -> Sequence[HookEntry]:

@@ -10,7 +10,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -53,6 +53,7 @@ class ClaudeDialect(Dialect):
 
     def __init__(self) -> None:
         self._disable: dict[str, tuple[str, bool]] = {}
+        self._compiled: dict[int, tuple[Sequence[HookEntry], list[Any]]] = {}
 
     # -- config --------------------------------------------------------------------------------
 
@@ -94,18 +95,24 @@ class ClaudeDialect(Dialect):
     def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
                session: SessionInfo) -> list[HookEntry]:
         spec = EVENTS[native]
+        field = spec.matcher_field
+        if field is not None:
+            # The matcher first, on its own: it runs on every dispatch, and usually nothing
+            # matches, so the rest of the work is for the few entries that do.
+            value = getattr(event, field, None)
+            if value is None:
+                value = event.extra.get(field)
+            if value is not None and not isinstance(value, str):
+                value = str(value)
+            entries = [e for e, test in self._tests(entries, native) if test(value)]
+            if not entries:
+                return []
         chosen: dict[tuple[Any, ...], HookEntry] = {}
         order: list[tuple[Any, ...]] = []
         for entry in entries:
             scope = entry.options.get("scope", "cli")
             if self._disable and self.hooks_disabled("managed" if scope == "managed" else scope):
                 continue
-            if spec.matcher_field is not None:
-                value = getattr(event, spec.matcher_field, None)
-                if value is None:
-                    value = event.extra.get(spec.matcher_field)
-                if not self._matches(entry.matcher, value, native):
-                    continue
             rule = entry.options.get("if")
             if rule is not None:
                 if native not in TOOL_EVENTS:
@@ -126,15 +133,20 @@ class ClaudeDialect(Dialect):
             selected = _session_end_budget(selected)
         return selected
 
-    @staticmethod
-    def _matches(matcher: str | None, value: Any, native: str) -> bool:
-        if not isinstance(value, str):
-            value = None if value is None else str(value)
+    def _tests(self, entries: Sequence[HookEntry], native: str
+               ) -> list[tuple[HookEntry, Callable[[str | None], bool]]]:
+        """Each entry with its compiled matcher test, computed once per entry sequence (the
+        kernel hands the same tuple on every dispatch; the cache keeps it alive, so its id
+        cannot be reused while cached)."""
+        cached = self._compiled.get(id(entries))
+        if cached is not None and cached[0] is entries:
+            return cached[1]
         narrow = native in NARROW_MATCHER_EVENTS
-        if _matcher.matches(matcher, value, narrow=narrow):
-            return True
-        # The Agent tool is also matched by its legacy name.
-        return value == "Agent" and _matcher.matches(matcher, "Task", narrow=narrow)
+        tests = [(e, _matcher_test(e.matcher, narrow)) for e in entries]
+        if len(self._compiled) > 256:
+            self._compiled.clear()
+        self._compiled[id(entries)] = (entries, tests)
+        return tests
 
     # -- running -------------------------------------------------------------------------------
 
@@ -167,6 +179,25 @@ class ClaudeDialect(Dialect):
 
 
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _matcher_test(matcher: str | None, narrow: bool) -> Callable[[str | None], bool]:
+    """One entry's matcher as a test of the value (the tool name, source, ...)."""
+    test = None if matcher is None else _matcher.predicate(matcher, narrow)
+    if test is None:
+        return _always
+
+    def check(value: str | None) -> bool:
+        if value is None:
+            return False
+        # The Agent tool is also matched by its legacy name, Task.
+        return test(value) or (value == "Agent" and test("Task"))
+
+    return check
+
+
+def _always(value: str | None) -> bool:
+    return True
 
 
 def _http_command(entry: HookEntry, common: dict[str, Any]) -> Command:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 _EXACT = re.compile(r"[A-Za-z0-9_ ,|-]+")
 _EXACT_NARROW = re.compile(r"[A-Za-z0-9_|]+")
@@ -26,16 +27,31 @@ def matches(matcher: str | None, value: str | None, *, narrow: bool = False) -> 
     """Whether ``matcher`` selects ``value`` (the tool name, source, reason, ...)."""
     if matcher is None:
         return True
+    test = predicate(matcher, narrow)
+    if test is None:
+        return True
+    return value is not None and test(value)
+
+
+@functools.lru_cache(maxsize=1024)
+def predicate(matcher: str, narrow: bool) -> Callable[[str], bool] | None:
+    """The compiled test of one matcher (``None``: matches everything). Matchers are tested on
+    every dispatch, hooks or not, so the parsing happens once."""
     pattern = matcher.strip()
     if pattern in ("", "*"):
-        return True
-    if value is None:
-        return False
+        return None
     if (_EXACT_NARROW if narrow else _EXACT).fullmatch(pattern):
         seps = r"\|" if narrow else r"[|,]"
-        return value in {p.strip() for p in re.split(seps, pattern)}
+        return frozenset(p.strip() for p in re.split(seps, pattern)).__contains__
     compiled = _compile(pattern)
-    return compiled is not None and compiled.search(value) is not None
+    if compiled is None:
+        return _never
+    search = compiled.search
+    return lambda value: search(value) is not None
+
+
+def _never(value: str) -> bool:
+    return False
 
 
 def is_regex(matcher: str | None, *, narrow: bool = False) -> bool:

@@ -41,6 +41,13 @@ class PortableDialect(Dialect):
         self.data_home = data_home
         self.context_limit = context_limit
         self.environ = environ
+        self._pairing: DeniedAttempts | None = None
+
+    def companions(self) -> list[object]:
+        """The observer that closes refused tool attempts with a post-tool-use."""
+        if self._pairing is None:
+            self._pairing = DeniedAttempts()
+        return [self._pairing]
 
     def read_config(self, path: Path, *, provenance: Provenance = Provenance.PLUGIN
                     ) -> ConfigResult:
@@ -128,8 +135,9 @@ def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-class PortablePlugin(DeniedAttempts):
-    """The entry-point object: registers the dialect and pairs refused tool attempts."""
+class PortablePlugin:
+    """The entry-point object: registers the dialect (which brings its pairing observer along
+    as a companion once portable hooks are configured)."""
 
     @hookimpl
     def register_dialects(self) -> list[Dialect]:
