@@ -11,6 +11,13 @@ from typing import Any
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
+def _foreign_configs(start: Path) -> list[tuple[str, Path]]:
+    """Foreign hook configs in the project that hookwire would not read on its own."""
+    candidates = [("claude", ".claude/settings.json"), ("claude", ".claude/settings.local.json"),
+                  ("codex", ".codex/hooks.json"), ("codex", ".codex/config.toml")]
+    return [(d, Path(rel)) for d, rel in candidates if (start / rel).is_file()]
+
+
 def add_commands(sub: Any) -> None:
     """Add ``import``, ``trust`` and ``check`` to the ``hookwire`` subparsers."""
     imp = sub.add_parser("import", help="translate a foreign hooks config (claude, codex) into "
@@ -111,6 +118,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not config.files:
         print("no hooks files: neither the global file nor a project .hookwire/hooks.yaml "
               "exists")
+        for dialect, path in _foreign_configs(Path.cwd()):
+            print(f"found {path}: nothing runs from it until it is listed under `sources:` "
+                  f"in .hookwire/hooks.yaml or imported with `hookwire import {dialect}`")
         return EXIT_OK
     found = collect(kernel, config)
     store = trust.TrustStore()

@@ -228,3 +228,17 @@ def test_import_errors_exit_2(project: Project) -> None:
     bad.write_text("{nope")
     result = project.hookwire("import", "claude", str(bad))
     assert result.returncode == 2 and "bad.json:1" in result.stderr
+
+
+def test_check_without_a_hooks_file_points_at_foreign_configs(project: Project) -> None:
+    claude_settings(project, {"Stop": [{"hooks": [{"type": "command", "command": "./s.sh"}]}]})
+    (project.root / ".codex").mkdir()
+    (project.root / ".codex" / "hooks.json").write_text('{"hooks": {}}')
+    proc = project.hookwire("check")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("no hooks files")
+    assert any(".claude/settings.json" in line and "hookwire import claude" in line
+               for line in lines)
+    assert any(".codex/hooks.json" in line and "hookwire import codex" in line
+               for line in lines)
