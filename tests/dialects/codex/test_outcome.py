@@ -334,3 +334,34 @@ def test_blocked_tool_output_text() -> None:
         "Command blocked by PreToolUse hook: no. Command: rm x"
     assert blocked_tool_output("mcp__s__t", {}, "no") == \
         "Tool call blocked by PreToolUse hook: no. Tool: mcp__s__t"
+
+
+def test_output_over_the_cap_is_a_failure_that_fails_open() -> None:
+    """Named divergence D9: Codex reads any size; here output past the kernel's cap ends the
+    hook, and the run is a failure (fail open: no decision), even when what was read before
+    the cap is a valid deny."""
+    from hookwire import HookEntry, Outcome, OutcomeKind, ToolPre
+    from hookwire.dialects.codex import CodexDialect
+
+    deny = json.dumps(hso("PreToolUse", permissionDecision="deny",
+                          permissionDecisionReason="no")).encode()
+    entry = HookEntry(dialect="codex", event="PreToolUse", command="./big.sh")
+    event = ToolPre(tool_name="shell", tool_input={"command": ["ls"]})
+    for stream in ("stdout", "stderr"):
+        capped = Outcome(kind=OutcomeKind.OVER_CAP, signal=15, stdout=deny,
+                         **{f"{stream}_over_cap": True})
+        answer = CodexDialect().interpret(entry, event, "PreToolUse", capped)
+        assert answer.decision is Decision.NONE and answer.diagnostics
+
+
+def test_codex_path_is_not_prepended_to_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Named divergence D13: the hook's PATH is the host's own."""
+    from hookwire import HookEntry, SessionInfo, ToolPre
+    from hookwire.dialects.codex import CodexDialect
+
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    entry = HookEntry(dialect="codex", event="PreToolUse", command="true")
+    session = SessionInfo(session_id="s", cwd="/", project_dir="/")
+    command = CodexDialect().command(entry, ToolPre(tool_name="shell"), "PreToolUse", session)
+    env = command.env if command.env is not None else {}
+    assert env.get("PATH", "/usr/bin:/bin") == "/usr/bin:/bin"
