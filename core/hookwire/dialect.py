@@ -127,13 +127,17 @@ class Dialect:
 
     Class attributes: ``name`` (what users type: ``claude``), ``harness`` (the program and
     version it is faithful to), ``events`` (native name → :class:`EventSpec`), ``parallel``
-    (whether the hooks of one event run concurrently, as the harness does).
+    (whether the hooks of one event run concurrently, as the harness does),
+    ``background_delivery`` (what becomes of a background hook's answer: ``"drop"``, or
+    ``"next_turn"``: its contexts and system messages join the next ``prompt_submit`` verdict,
+    as Codex delivers async hooks' output at the next turn boundary).
     """
 
     name: ClassVar[str] = ""
     harness: ClassVar[str] = ""
     events: ClassVar[Mapping[str, EventSpec]] = {}
     parallel: ClassVar[bool] = True
+    background_delivery: ClassVar[str] = "drop"
 
     def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER) -> ConfigResult:
         """Read the hooks of one native config file. Malformed parts become ``problems``; a file

@@ -338,8 +338,8 @@ class Kernel:
             fg = [e for e in entries if not e.background]
             for entry in entries:
                 if entry.background:
-                    session.spawn_background(self._run_hook, group.dialect, group.native,
-                                              entry, event, session)
+                    session.spawn_background(self._run_background, group.dialect, group.native,
+                                             entry, event, session)
             if fg:
                 foreground.append((group, fg))
         if len(foreground) == 1 and len(foreground[0][1]) == 1:
@@ -368,6 +368,16 @@ class Kernel:
                 log.exception("dialect %s cannot combine answers", group.dialect.name)
                 answers.extend(a for _, a in results)
         return answers
+
+    async def _run_background(self, dialect: Dialect, native: str, entry: HookEntry,
+                              event: SeamEvent, session: Session) -> None:
+        """A background hook: nobody waits for it; only its contexts and system messages may
+        count, at the next turn, when the dialect delivers them (``background_delivery``)."""
+        answer, _ = await self._run_hook(dialect, native, entry, event, session)
+        if dialect.background_delivery == "next_turn" and (answer.contexts
+                                                          or answer.system_messages):
+            session._defer(Answer(contexts=answer.contexts,
+                                  system_messages=answer.system_messages, source=answer.source))
 
     async def _run_hook(self, dialect: Dialect, native: str, entry: HookEntry,
                         event: SeamEvent, session: Session) -> tuple[Answer, HookReport]:

@@ -29,7 +29,7 @@ import attrs
 
 from hookwire import events as ev
 from hookwire.events import Seam, SeamEvent, SessionInfo
-from hookwire.verdicts import Decision, Halt, Verdict
+from hookwire.verdicts import Answer, Decision, Halt, Verdict
 
 if TYPE_CHECKING:
     from anyio.abc import TaskGroup
@@ -87,6 +87,7 @@ class Session:
         self._stop_active = False
         self._subagent_blocks: dict[str, int] = {}
         self._start_done: anyio.Event | None = None
+        self._deferred: list[Answer] = []
         self._tg: TaskGroup | None = None
         self._tg_cm: Any = None
 
@@ -113,6 +114,10 @@ class Session:
             log.warning("background work skipped: use the session as `async with` to run it")
             return
         self._tg.start_soon(fn, *args)
+
+    def _defer(self, answer: Answer) -> None:
+        """Keep a background hook's contexts for the next user turn's verdict."""
+        self._deferred.append(answer)
 
     def _note_halt(self, halt: Halt) -> None:
         if self.halted is None:
@@ -178,7 +183,16 @@ class Session:
             self._stop_blocks = 0
             self._stop_active = False
             fields.setdefault("prompt_id", origin.prompt_id)
-            origin.verdict = await self.dispatch(ev.PromptSubmit(prompt=prompt, **fields))
+            verdict = await self.dispatch(ev.PromptSubmit(prompt=prompt, **fields))
+            if self._deferred:
+                # background hooks' output from the previous turn arrives first
+                late, self._deferred = self._deferred, []
+                verdict = attrs.evolve(
+                    verdict,
+                    contexts=tuple(c for a in late for c in a.contexts) + verdict.contexts,
+                    system_messages=(tuple(m for a in late for m in a.system_messages)
+                                     + verdict.system_messages))
+            origin.verdict = verdict
         except BaseException:
             origin.verdict = Verdict(seam=Seam.PROMPT_SUBMIT, decision=Decision.BLOCK,
                                      reason="prompt_submit was interrupted")

@@ -176,3 +176,33 @@ async def test_verdict_json_shape_for_fire(tmp_path: Path, hook_script: ScriptFa
     assert out["hooks"][0]["exit_code"] == 0 and out["hooks"][0]["timed_out"] is False
     assert set(out) >= {"decision", "reason", "updated_input", "contexts", "halt",
                         "system_messages", "hooks"}
+
+
+@pytest.mark.anyio
+async def test_background_contexts_join_the_next_turn_when_the_dialect_says_so(
+        tmp_path: Path, hook_script: ScriptFactory) -> None:
+    marker = tmp_path / "done"
+    hook = hook_script(f"""
+        cat >/dev/null
+        echo '{{"decision": "deny", "reason": "ignored", "context": "from the background"}}'
+        touch {marker}
+        """)
+
+    class NextTurn(EchoDialect):
+        background_delivery = "next_turn"
+
+    for dialect, expected in ((EchoDialect(), []), (NextTurn(), ["from the background"])):
+        marker.unlink(missing_ok=True)
+        kernel = Kernel(load_entry_points=False)
+        kernel.add_dialect(dialect)
+        kernel.add_hooks([dialect.entry("tool_post", [str(hook)], background=True)])
+        async with kernel.session(cwd=str(tmp_path)) as session:
+            now = await session.tool_post("Bash", {}, "ok")
+            assert now.contexts == () and not now.denied
+            with anyio.fail_after(10):
+                while not marker.exists():
+                    await anyio.sleep(0.02)
+            await anyio.sleep(0.2)
+            nxt = await session.user_prompt("next")
+        assert [c.text for c in nxt.contexts] == expected
+        assert not nxt.denied  # control fields of background hooks never count

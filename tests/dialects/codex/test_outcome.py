@@ -310,12 +310,42 @@ async def test_non_utf8_output_is_read_lossily(fire: Fire) -> None:
 
 
 @pytest.mark.anyio
-async def test_async_handler_runs_in_background_and_its_answer_is_ignored(
-        fire: Fire, tmp_path: Any) -> None:
-    """Named divergence D3: Codex would deliver its context at the next turn boundary."""
-    verdict = await fire("UserPromptSubmit", {"prompt": "x"},
-                         {"type": "command", "command": "echo late", "async": True})
-    assert verdict.contexts == () and verdict.hooks == ()
+async def test_async_handler_output_arrives_at_the_next_turn(tmp_path: Any,
+                                                             codex_home: Any) -> None:
+    """Codex delivers an async hook's additionalContext and systemMessage at the next turn
+    boundary and ignores its control fields (a deny here)."""
+    from pathlib import Path
+
+    import anyio
+
+    from hookwire import Kernel
+    from hookwire.dialects.codex import CodexDialect
+
+    root = Path(tmp_path)
+    answer = {**hso("PreToolUse", permissionDecision="deny", permissionDecisionReason="no",
+                    additionalContext="late context"),
+              "systemMessage": "late note"}
+    script = root / "late.sh"
+    script.write_text(f"#!/bin/sh\ncat >/dev/null\necho '{json.dumps(answer)}'\n"
+                      f"touch {root / 'done'}\n")
+    script.chmod(0o755)
+    config = root / "hooks.json"
+    config.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": str(script), "async": True}]}]}}))
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(CodexDialect(codex_home=codex_home))
+    kernel.add_config("codex", config)
+    async with kernel.session(cwd=str(root)) as session:
+        now = await session.tool_pre("shell", {"command": ["ls"]})
+        assert not now.denied and now.contexts == () and now.hooks == ()
+        with anyio.fail_after(20):
+            while not (root / "done").exists():
+                await anyio.sleep(0.02)
+        await anyio.sleep(0.2)  # the hook has answered; let the runner collect its exit
+        nxt = await session.user_prompt("next turn")
+    assert [c.text for c in nxt.contexts] == ["late context"]
+    assert nxt.system_messages == ("late note",)
+    assert not nxt.denied
 
 
 @pytest.mark.anyio

@@ -44,6 +44,7 @@ class CodexDialect(Dialect):
     harness: ClassVar[str] = ev.HARNESS
     events: ClassVar[Mapping[str, EventSpec]] = ev.EVENTS
     parallel: ClassVar[bool] = True
+    background_delivery: ClassVar[str] = "next_turn"  # async hooks: context at the next turn
 
     def __init__(self, *, codex_home: str | Path | None = None,
                  shell: Sequence[str] | None = None,
