@@ -67,3 +67,19 @@ def _part_text(part: object) -> str:
     if isinstance(part, Mapping):
         return str(part.get("text") or "")
     return str(getattr(part, "text", "") or "")
+
+
+def status_error_kind(status: int) -> str:
+    """Claude Code's short error kind (``StopFailure.error``) for an HTTP status of a failed
+    model request."""
+    if status == 429:
+        return "rate_limit"
+    if status in (503, 529):
+        return "overloaded"
+    if status >= 500:
+        return "server_error"
+    if status in (401, 403):
+        return "authentication_failed"
+    if status == 400:
+        return "invalid_request"
+    return "unknown"

@@ -34,7 +34,8 @@ from hookwire import Answer, Decision, Kernel, Seam, hookimpl
 from hookwire.plugins.langchain import HookwireMiddleware, PromptBlocked, RunHalted
 
 pytestmark = pytest.mark.anyio
-Turn = str | tuple[str, dict[str, Any]] | Exception
+Call = tuple[str, dict[str, Any]]
+Turn = str | Call | list[Call] | AIMessage | Exception
 
 
 class FakeModel(GenericFakeChatModel):
@@ -59,13 +60,15 @@ class FakeModel(GenericFakeChatModel):
 def script(*turns: Turn) -> FakeModel:
     messages: list[Any] = []
     for i, turn in enumerate(turns):
-        if isinstance(turn, Exception):
+        if isinstance(turn, Exception | AIMessage):
             messages.append(turn)
         elif isinstance(turn, str):
             messages.append(AIMessage(content=turn))
         else:
+            calls = turn if isinstance(turn, list) else [turn]
             messages.append(AIMessage(content="", tool_calls=[
-                {"name": turn[0], "args": turn[1], "id": f"call_{i}", "type": "tool_call"}]))
+                {"name": name, "args": args, "id": f"call_{i}_{j}", "type": "tool_call"}
+                for j, (name, args) in enumerate(calls)]))
     return FakeModel(messages=iter(()), turns=messages)
 
 
@@ -372,6 +375,7 @@ def test_codex_guard_blocks_rm_rf_too(codex: Any, agent_for: Any, hook_log: Any)
 def test_host_profile_is_declared_through_the_entry_point() -> None:
     profile = Kernel().hosts["langchain"]
     assert profile.emits(Seam.PROMPT_SUBMIT) and profile.emits(Seam.APPROVE)
+    assert profile.emits(Seam.TOOL_BATCH) and profile.emits(Seam.STOP_FAILURE)
     assert not profile.emits(Seam.SUBAGENT_STOP) and Seam.SUBAGENT_STOP in profile.missing
 
 
@@ -385,3 +389,105 @@ async def test_ask_interrupts_on_the_async_path_too(claude: Any, agent_for: Any)
     edited = {"type": "edit", "edited_action": {"name": "bash", "args": {"command": "echo edited"}}}
     out = await agent.ainvoke(Command(resume={"decisions": [edited]}), config)
     assert shell.ran == ["echo edited"] and out["messages"][-1].content == "done"
+
+
+# -- tool_batch, stop_failure ---------------------------------------------------------------------
+
+async def _run(entry: str, agent: Any, payload: Any) -> list[BaseMessage]:
+    """The final messages of one run, whichever entry point drives it."""
+    if entry == "invoke":
+        return list(agent.invoke(payload)["messages"])
+    if entry == "ainvoke":
+        return list((await agent.ainvoke(payload))["messages"])
+    if entry == "stream":
+        return list([c for c in agent.stream(payload, stream_mode="values")][-1]["messages"])
+    if entry == "astream":
+        chunks = [c async for c in agent.astream(payload, stream_mode="values")]
+        return list(chunks[-1]["messages"])
+    raise AssertionError(entry)
+
+
+@pytest.mark.parametrize("entry", ["invoke", "ainvoke"])
+async def test_tool_batch_block_ends_the_loop_before_the_next_model_request(
+        entry: str, claude: Any, agent_for: Any, hook_log: Any) -> None:
+    kernel = claude(PostToolBatch=["batch_block"], PreToolUse=[("guard", "bash")], Stop=["stop"])
+    model = script([("bash", {"command": "echo one"}), ("bash", {"command": "rm -rf build"})],
+                   "never")
+    agent, shell, _ = agent_for(kernel, model)
+    messages = await _run(entry, agent, ask("go"))
+    assert len(model.requests) == 1                 # the model was not asked again
+    assert shell.ran == ["echo one"]
+    last = messages[-1]                             # the reason stays in the conversation
+    assert isinstance(last, SystemMessage)
+    assert last.content.startswith("[hookwire: PostToolBatch block from claude:PostToolBatch")
+    assert "enough tools for now (2 calls)" in last.content
+    [batch] = hook_log("batch_block")               # once, for the whole response
+    calls = {c["tool_input"]["command"]: c for c in batch["tool_calls"]}
+    assert set(calls) == {"echo one", "rm -rf build"}
+    assert calls["echo one"]["tool_response"] == "one\n"
+    assert "Blocked: rm -rf is not allowed" in calls["rm -rf build"]["tool_response"]
+    assert [c["tool_use_id"] for c in batch["tool_calls"]] == ["call_0_0", "call_0_1"]
+    assert hook_log("stop") == []                   # the loop ended: no stop
+
+
+@pytest.mark.parametrize("entry", ["invoke", "stream", "ainvoke", "astream"])
+async def test_tool_batch_context_reaches_the_next_request_labelled(
+        entry: str, claude: Any, agent_for: Any, hook_log: Any) -> None:
+    kernel = claude(PostToolBatch=["batch_context"], PreToolUse=[("rewrite", "bash")])
+    model = script([("bash", {"command": "echo old a"}), ("bash", {"command": "echo b"})],
+                   ("bash", {"command": "echo c"}), "done")
+    agent, _, _ = agent_for(kernel, model)
+    messages = await _run(entry, agent, ask("go"))
+    assert messages[-1].content == "done" and len(model.requests) == 3
+    first, second = hook_log("batch_context")       # one per tool response, none for the text
+    assert [c["tool_input"]["command"] for c in first["tool_calls"]] == ["echo new a", "echo b"]
+    assert [c["tool_response"] for c in second["tool_calls"]] == ["c\n"]
+    [context] = [m for m in model.requests[1]
+                 if isinstance(m, SystemMessage) and "the batch returned" in m.content]
+    assert context.content.startswith("[hookwire: context from claude:PostToolBatch hook")
+    assert context.content.endswith("the batch returned: new a,b")
+    assert any("the batch returned: c" in str(m.content) for m in model.requests[2])
+
+
+class APIStatusError(Exception):
+    """What provider SDKs raise: an HTTP status on the exception."""
+
+    def __init__(self, status_code: int, message: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+@pytest.mark.parametrize("error,kind", [
+    (APIStatusError(429, "slow down"), "rate_limit"), (APIStatusError(529, "busy"), "overloaded"),
+    (APIStatusError(502, "bad gateway"), "server_error"),
+    (APIStatusError(401, "bad key"), "authentication_failed"),
+    (APIStatusError(400, "bad request"), "invalid_request"),
+    (RuntimeError("socket closed"), "unknown")])
+def test_stop_failure_hook_receives_the_error(error: Exception, kind: str, claude: Any,
+                                              agent_for: Any, hook_log: Any) -> None:
+    kernel = claude(StopFailure=["failure_log"], Stop=["stop"])
+    model = script(AIMessage(content="looking", tool_calls=[
+        {"name": "bash", "args": {"command": "ls"}, "id": "c1", "type": "tool_call"}]),
+        error, "never")
+    agent, _, _ = agent_for(kernel, model)
+    with pytest.raises(type(error)) as caught:      # the error propagates as before
+        agent.invoke(ask("go"))
+    assert caught.value is error and len(model.requests) == 2
+    [payload] = hook_log("failure_log")
+    assert payload["hook_event_name"] == "StopFailure" and payload["error"] == kind
+    assert str(error) in payload["error_details"]
+    assert payload["last_assistant_message"] == "looking"
+    assert hook_log("stop") == []
+
+
+async def test_stop_failure_fires_once_after_langchain_retries(claude: Any, agent_for: Any,
+                                                               hook_log: Any) -> None:
+    kernel = claude(StopFailure=[("rate", "rate_limit"), ("overload", "overloaded")])
+    model = script(*[APIStatusError(429, "slow down") for _ in range(3)], "never")
+    retry = ModelRetryMiddleware(max_retries=2, initial_delay=0, jitter=False, on_failure="error")
+    agent, _, _ = agent_for(kernel, model, extra=(retry,))
+    with pytest.raises(APIStatusError):
+        await agent.ainvoke(ask("go"))
+    assert len(model.requests) == 3                 # the first try and two retries
+    [payload] = hook_log()                          # the matcher picked rate_limit
+    assert payload["mode"] == "rate" and "last_assistant_message" not in payload

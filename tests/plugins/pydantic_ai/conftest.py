@@ -39,6 +39,12 @@ if mode == "stop":
     n = sum(1 for line in open(os.environ["HOOK_LOG"]) if '"mode": "stop"' in line)
     if n <= int(os.environ.get("STOP_BLOCKS", "2")):
         out({"decision": "block", "reason": f"not done yet ({n})"})
+if mode == "batch_block":
+    out({"decision": "block", "reason": f"enough tools for now ({len(data['tool_calls'])} calls)"})
+if mode == "batch_context":
+    seen = ",".join(str(c["tool_response"]).strip() for c in data["tool_calls"])
+    out({"hookSpecificOutput": {"hookEventName": "PostToolBatch",
+         "additionalContext": f"the batch returned: {seen}"}})
 if mode == "halt" and "halt" in json.dumps(data):
     out({"continue": False, "stopReason": "the halt hook stopped everything"})
 if mode == "slow":

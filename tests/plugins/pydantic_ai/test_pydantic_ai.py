@@ -17,7 +17,7 @@ pytest.importorskip("pydantic_ai")
 
 from pydantic_ai import Agent, RunContext
 from pydantic_ai.capabilities import HandleDeferredToolCalls
-from pydantic_ai.exceptions import ModelRetry
+from pydantic_ai.exceptions import ModelHTTPError, ModelRetry
 from pydantic_ai.messages import (
     ModelMessage,
     ModelResponse,
@@ -30,10 +30,12 @@ from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
 
 from hookwire import Decision, Kernel, Seam, hookimpl
-from hookwire.plugins.pydantic_ai import Hookwire, PromptBlocked, RunHalted
+from hookwire.plugins.pydantic_ai import Hookwire, PromptBlocked, RunHalted, ToolBatchBlocked
 
 pytestmark = pytest.mark.anyio
-Turn = str | tuple[str, dict[str, Any]]
+Call = tuple[str, dict[str, Any]]
+#: text, one tool call, parallel tool calls, a whole response, or an error the model raises
+Turn = str | Call | list[Call] | ModelResponse | Exception
 
 
 class Script:
@@ -45,21 +47,30 @@ class Script:
 
     def _next(self, messages: list[ModelMessage]) -> Turn:
         self.requests.append(list(messages))
-        return self.turns.pop(0)
+        turn = self.turns.pop(0)
+        if isinstance(turn, Exception):
+            raise turn
+        return turn
 
     def respond(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         turn = self._next(messages)
+        if isinstance(turn, ModelResponse):
+            return turn
         if isinstance(turn, str):
             return ModelResponse(parts=[TextPart(turn)])
-        return ModelResponse(parts=[ToolCallPart(turn[0], turn[1])])
+        calls = turn if isinstance(turn, list) else [turn]
+        return ModelResponse(parts=[ToolCallPart(name, args) for name, args in calls])
 
     async def stream(self, messages: list[ModelMessage], info: AgentInfo
                      ) -> AsyncIterator[str | dict[int, DeltaToolCall]]:
         turn = self._next(messages)
+        assert not isinstance(turn, ModelResponse)
         if isinstance(turn, str):
             yield turn
         else:
-            yield {0: DeltaToolCall(name=turn[0], json_args=json.dumps(turn[1]))}
+            calls = turn if isinstance(turn, list) else [turn]
+            yield {i: DeltaToolCall(name=name, json_args=json.dumps(args))
+                   for i, (name, args) in enumerate(calls)}
 
     def model(self) -> FunctionModel:
         return FunctionModel(self.respond, stream_function=self.stream)
@@ -479,4 +490,88 @@ async def test_run_stream_cannot_continue_after_stop(claude: Any, project: Path,
 def test_host_profile_is_declared_through_the_entry_point() -> None:
     profile = Kernel().hosts["pydantic-ai"]
     assert profile.emits(Seam.TOOL_PRE) and profile.emits(Seam.STOP)
+    assert profile.emits(Seam.TOOL_BATCH) and profile.emits(Seam.STOP_FAILURE)
     assert not profile.emits(Seam.PRE_COMPACT) and Seam.PRE_COMPACT in profile.missing
+
+
+# -- tool_batch, stop_failure ---------------------------------------------------------------------
+
+async def test_tool_batch_block_ends_the_run_before_the_next_model_request(
+        claude: Any, project: Path, hook_log: Any) -> None:
+    kernel = claude(PostToolBatch=["batch_block"], PreToolUse=[("guard", "bash")], Stop=["stop"])
+    script = Script([("bash", {"command": "echo one"}), ("bash", {"command": "rm -rf build"})],
+                    "never")
+    agent, shell = agent_for(kernel, script, project)
+    with pytest.raises(ToolBatchBlocked, match=r"enough tools for now \(2 calls\)") as caught:
+        await agent.run("go")
+    assert isinstance(caught.value, RunHalted)      # callers catching RunHalted see it too
+    assert "claude:PostToolBatch hook" in str(caught.value)
+    assert len(script.requests) == 1                # the model was not asked again
+    assert shell.ran == ["echo one"]
+    [batch] = hook_log("batch_block")               # once, for the whole response
+    calls = {c["tool_input"]["command"]: c for c in batch["tool_calls"]}
+    assert set(calls) == {"echo one", "rm -rf build"}
+    assert calls["echo one"]["tool_response"] == "one\n"
+    assert "Blocked: rm -rf is not allowed" in calls["rm -rf build"]["tool_response"]
+    assert all(c["tool_name"] == "bash" and c["tool_use_id"] for c in batch["tool_calls"])
+    assert hook_log("stop") == []                   # the loop ended: no stop
+
+
+@pytest.mark.parametrize("entry", ["run", "run_stream", "iter", "run_stream_events"])
+async def test_tool_batch_context_reaches_the_next_request_labelled(
+        entry: str, claude: Any, project: Path, hook_log: Any) -> None:
+    kernel = claude(PostToolBatch=["batch_context"], PreToolUse=[("rewrite", "bash")])
+    script = Script([("bash", {"command": "echo old a"}), ("bash", {"command": "echo b"})],
+                    ("bash", {"command": "echo c"}), "done")
+    agent, _ = agent_for(kernel, script, project)
+    assert await _via(entry, agent, "go") == "done"
+    assert len(script.requests) == 3
+    first, second = hook_log("batch_context")       # one per tool response, none for the text
+    assert sorted(c["tool_input"]["command"] for c in first["tool_calls"]) == [
+        "echo b", "echo new a"]                     # the input that ran
+    assert [c["tool_response"] for c in second["tool_calls"]] == ["c\n"]
+    sent = text_of(script.requests[1])
+    assert "the batch returned: " in sent and "claude:PostToolBatch hook" in sent
+    assert "the batch returned: c" not in sent
+    assert "the batch returned: c" in text_of(script.requests[2])
+
+
+@pytest.mark.parametrize("status,kind", [(429, "rate_limit"), (529, "overloaded"),
+                                         (500, "server_error"), (401, "authentication_failed"),
+                                         (400, "invalid_request")])
+async def test_stop_failure_hook_receives_the_error(status: int, kind: str, claude: Any,
+                                                    project: Path, hook_log: Any) -> None:
+    kernel = claude(StopFailure=["failure_log"], Stop=["stop"])
+    error = ModelHTTPError(status_code=status, model_name="fake", body={"error": "try later"})
+    looking = ModelResponse(parts=[TextPart("looking"), ToolCallPart("bash", {"command": "ls"})])
+    script = Script(looking, error, "never")
+    agent, _ = agent_for(kernel, script, project)
+    with pytest.raises(ModelHTTPError) as caught:   # the error propagates as before
+        await agent.run("go")
+    assert caught.value is error and len(script.requests) == 2
+    [payload] = hook_log("failure_log")
+    assert payload["hook_event_name"] == "StopFailure" and payload["error"] == kind
+    assert "try later" in payload["error_details"]
+    assert payload["last_assistant_message"] == "looking"
+    assert hook_log("stop") == []
+
+
+async def test_stop_failure_matcher_and_errors_that_are_not_the_models(
+        claude: Any, project: Path, hook_log: Any) -> None:
+    kernel = claude(StopFailure=[("rate", "rate_limit"), ("overload", "overloaded")])
+    script = Script(("bash", {"command": "x"}), "never")
+
+    def bash(command: str) -> str:
+        """An inner agent's failed request, raised through a tool: not this run's model."""
+        raise ModelHTTPError(status_code=429, model_name="inner", body=None)
+
+    agent = Agent(script.model(), tools=[bash], capabilities=[Hookwire(kernel, cwd=str(project))])
+    with pytest.raises(ModelHTTPError):
+        await agent.run("go")
+    assert hook_log() == []
+    agent = Agent(Script(ModelHTTPError(status_code=429, model_name="m", body=None)).model(),
+                  capabilities=[Hookwire(kernel, cwd=str(project))])
+    with pytest.raises(ModelHTTPError):
+        await agent.run("go")
+    assert [p["mode"] for p in hook_log()] == ["rate"]
+    assert "last_assistant_message" not in hook_log()[0]

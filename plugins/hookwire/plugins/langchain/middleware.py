@@ -16,7 +16,14 @@ tool_pre               ``wrap_tool_call``: deny → an error ``ToolMessage`` car
                        ``ToolMessage``)
 tool_post / failure    ``wrap_tool_call`` after the handler (a returned error ``ToolMessage`` or
                        a raised exception is a failure)
+tool_batch             ``before_model`` once every tool call of the last ``AIMessage`` has its
+                       ``ToolMessage`` (once per response): contexts → labelled ``SystemMessage``
+                       before the request; blocked → the reason as a ``SystemMessage`` and
+                       ``jump_to: "end"`` (the model is not called again; no stop hook fires)
 stop                   ``after_agent`` with ``jump_to: "model"`` and the feedback message
+stop_failure           ``wrap_model_call``: the handler raised (after the retries of any
+                       middleware listed after this one, and the chat model's own); fired, then
+                       the exception propagates unchanged
 halt                   :class:`RunHalted` raised at the next seam
 =====================  ==========================================================================
 
@@ -45,12 +52,17 @@ from hookwire.plugins._adapters import (
     prompt_text,
     render_context,
     render_feedback,
+    status_error_kind,
 )
 from hookwire.sync import SyncSession
 from hookwire.verdicts import Context, Decision, Verdict
 
 _NO_SURFACE = ("Permission for this tool use was denied: it requires approval and this session "
                "has no approval surface.")
+#: Marks the message a blocking tool-batch hook ended the loop with.
+_BLOCKED = "hookwire_tool_batch_blocked"
+#: Raised through the model call but not a failed model request.
+_NOT_A_MODEL_FAILURE = (GraphBubbleUp, PromptBlocked, RunHalted)
 
 
 class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
@@ -73,6 +85,8 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         self._lock = threading.Lock()
         self._start_contexts: list[Context] = []
         self._pre: dict[str, Verdict] = {}
+        self._ran: dict[str, dict[str, Any]] = {}  # tool_call_id → the input that ran
+        self._batched: set[Any] = set()  # the AIMessages whose tool batch has fired
 
     # -- session -------------------------------------------------------------------------------
 
@@ -129,13 +143,83 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
     async def abefore_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return await anyio.to_thread.run_sync(self.before_agent, state, runtime)
 
+    # -- tool batch, model failures ------------------------------------------------------------
+
+    @hook_config(can_jump_to=["end"])
     def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         self._check_halt()
-        return None
+        batch = self._pending_batch(state["messages"])
+        return self._tool_batch(*batch) if batch is not None else None
 
+    @hook_config(can_jump_to=["end"])
     async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         self._check_halt()
-        return None
+        batch = self._pending_batch(state["messages"])
+        if batch is None:
+            return None
+        return await anyio.to_thread.run_sync(self._tool_batch, *batch)
+
+    def _pending_batch(self, messages: list[BaseMessage]
+                       ) -> tuple[Any, list[dict[str, Any]]] | None:
+        """The last ``AIMessage``'s tool calls, once each has its ``ToolMessage`` and their
+        batch has not fired yet: ``(key, rows)``."""
+        for i in range(len(messages) - 1, -1, -1):
+            if isinstance(messages[i], HumanMessage):
+                return None
+            if isinstance(messages[i], AIMessage):
+                break
+        else:
+            return None
+        ai = messages[i]
+        assert isinstance(ai, AIMessage)
+        calls = [(str(c["id"]), c) for c in ai.tool_calls if c.get("id")]
+        key = ai.id or tuple(call_id for call_id, _ in calls)
+        if not calls or key in self._batched:
+            return None
+        answers = {m.tool_call_id: m for m in messages[i + 1:] if isinstance(m, ToolMessage)}
+        if any(call_id not in answers for call_id, _ in calls):
+            return None  # not every call answered (a return_direct tool ended the run)
+        rows: list[dict[str, Any]] = [
+            {"tool_name": c["name"],
+             "tool_input": self._ran.pop(call_id, dict(c["args"])),  # what ran, if it ran
+             "tool_use_id": call_id,
+             "tool_response": answers[call_id].content} for call_id, c in calls]
+        return key, rows
+
+    def _tool_batch(self, key: Any, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+        self._batched.add(key)
+        verdict = self.session.tool_batch(rows)
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+        messages = _system(verdict.contexts)
+        if verdict.denied:
+            stop = SystemMessage(render_feedback("PostToolBatch block", verdict),
+                                 additional_kwargs={_BLOCKED: True})
+            return {"messages": [*messages, stop], "jump_to": "end"}
+        return {"messages": messages} if messages else None
+
+    def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        try:
+            return handler(request)
+        except _NOT_A_MODEL_FAILURE:
+            raise
+        except Exception as exc:
+            self._model_failed(request, exc)
+            raise
+
+    async def awrap_model_call(self, request: Any,
+                               handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        try:
+            return await handler(request)
+        except _NOT_A_MODEL_FAILURE:
+            raise
+        except Exception as exc:
+            await anyio.to_thread.run_sync(self._model_failed, request, exc)
+            raise
+
+    def _model_failed(self, request: Any, exc: Exception) -> None:
+        self.session.stop_failure(_error_kind(exc), error_details=str(exc) or repr(exc),
+                                  last_assistant_message=_turn_ai(request.messages))
 
     # -- stop ----------------------------------------------------------------------------------
 
@@ -143,6 +227,9 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         if _nested() or self._session is None:
             return None
+        last = state["messages"][-1] if state["messages"] else None
+        if isinstance(last, SystemMessage) and last.additional_kwargs.get(_BLOCKED):
+            return None  # a tool-batch hook ended the loop: no stop
         self._check_halt()
         verdict = self.session.stop(last_assistant_message=_last_ai(state["messages"]))
         if verdict.halt is not None:
@@ -211,6 +298,8 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             return _with(message, _system(verdict.contexts)), request, verdict
         if effective != args:
             request = request.override(tool_call={**call, "args": effective})
+        if call_id:
+            self._ran[call_id] = effective
         return None, request, verdict
 
     def _resolve_ask(self, name: str, tool_input: dict[str, Any], call_id: str,
@@ -303,6 +392,25 @@ def _last_human(messages: list[BaseMessage]) -> str:
         if isinstance(message, HumanMessage):
             return prompt_text(message.content)
     return ""
+
+
+def _turn_ai(messages: list[BaseMessage]) -> str | None:
+    """The text of the last ``AIMessage`` of the current user turn, if any."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return None
+        if isinstance(message, AIMessage):
+            return message.text if isinstance(message.text, str) else str(message.content)
+    return None
+
+
+def _error_kind(exc: BaseException) -> str:
+    """Claude Code's short error kind for a failed model call: from the HTTP status the
+    provider SDKs put on their errors (``status_code``, or ``response.status_code``)."""
+    status = getattr(exc, "status_code", None)
+    if not isinstance(status, int):
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+    return status_error_kind(status) if isinstance(status, int) else "unknown"
 
 
 def _last_ai(messages: list[BaseMessage]) -> str | None:

@@ -15,7 +15,8 @@ PROFILE = HostProfile(
     description="LangChain v1 agents (create_agent) with the hookwire middleware "
                 "(hookwire.plugins.langchain.HookwireMiddleware)",
     seams=frozenset({Seam.SESSION_START, Seam.PROMPT_SUBMIT, Seam.TOOL_PRE, Seam.APPROVE,
-                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.STOP, Seam.SESSION_END}),
+                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.TOOL_BATCH, Seam.STOP,
+                     Seam.STOP_FAILURE, Seam.SESSION_END}),
     missing={
         Seam.SUBAGENT_START: "create_agent has no sub-agent lifecycle: an agent called from a "
                              "tool is an ordinary tool call",

@@ -10,7 +10,7 @@ from typing import Any
 
 from hookwire.plugins._adapters import PromptBlocked, RunHalted
 
-__all__ = ["Hookwire", "PromptBlocked", "RunHalted"]
+__all__ = ["Hookwire", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
 
 
 def __getattr__(name: str) -> Any:
@@ -18,4 +18,8 @@ def __getattr__(name: str) -> Any:
         from hookwire.plugins.pydantic_ai.capability import Hookwire
 
         return Hookwire
+    if name == "ToolBatchBlocked":
+        from hookwire.plugins.pydantic_ai.capability import ToolBatchBlocked
+
+        return ToolBatchBlocked
     raise AttributeError(name)

@@ -16,8 +16,15 @@ tool_pre               ``wrap_tool_validate`` after pydantic-ai validated the mo
 approve                ``handle_deferred_tool_calls``, when nothing else resolved the approval and
                        the agent's output type does not take ``DeferredToolRequests``
 tool_post / failure    ``wrap_tool_execute`` (success / exception, ``ModelRetry``, ``ToolFailed``)
+tool_batch             ``after_node_run`` when a ``CallToolsNode`` leads to the next
+                       ``ModelRequestNode``: one row per function-tool call of the response, with
+                       the result as sent to the model; contexts → labelled system prompts of that
+                       request; blocked → :class:`ToolBatchBlocked` before the request is made
 stop                   ``after_node_run`` on ``End``: continue → ``ctx.enqueue`` of the feedback,
                        which pydantic-ai turns into another model request
+stop_failure           ``wrap_run``, when a model-request error (``ModelAPIError``, an output
+                       token limit, a fallback group of them) ends the run after pydantic-ai's
+                       own retries; fired, then the error propagates unchanged
 halt                   :class:`RunHalted` raised at the next seam
 =====================  ==========================================================================
 """
@@ -34,16 +41,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_ai import CallToolsNode, ModelRequestNode
 from pydantic_ai.capabilities import AbstractCapability, HandleDeferredToolCalls
 from pydantic_ai.capabilities.abstract import CapabilityOrdering
 from pydantic_ai.exceptions import (
     ApprovalRequired,
     CallDeferred,
+    FallbackExceptionGroup,
+    ModelAPIError,
+    ModelAuthenticationError,
+    ModelOverloadedError,
+    ModelRateLimitError,
+    ModelRequestRejectedError,
     ModelRetry,
+    ModelServerError,
+    OutputTokenLimitExceeded,
     SkipToolExecution,
     ToolFailed,
 )
-from pydantic_ai.messages import ModelResponse, SystemPromptPart, TextPart
+from pydantic_ai.messages import (
+    ModelResponse,
+    SystemPromptPart,
+    TextPart,
+    ToolReturnPart,
+)
 from pydantic_ai.tools import (
     DeferredToolRequests,
     DeferredToolResults,
@@ -60,13 +81,27 @@ from hookwire.plugins._adapters import (
     prompt_text,
     render_context,
     render_feedback,
+    status_error_kind,
 )
 from hookwire.session import Session, current_origin
-from hookwire.verdicts import Context, Decision, Verdict
+from hookwire.verdicts import KERNEL, Context, Decision, Halt, Verdict
 
 log = logging.getLogger("hookwire.pydantic_ai")
 
 _CONTROL_FLOW = (SkipToolExecution, CallDeferred, ApprovalRequired)
+#: What a failed model request raises once pydantic-ai's own retries (and fallbacks) gave up.
+_MODEL_FAILURES = (ModelAPIError, OutputTokenLimitExceeded, FallbackExceptionGroup)
+
+
+class ToolBatchBlocked(RunHalted):
+    """A ``tool_batch`` hook blocked: the run ended after the tool calls, before the next model
+    request (pydantic-ai cannot end a run without an output of its type). ``reason`` says why;
+    the session is not halted, the next run goes on as usual."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        source = verdict.reasons[0].source if verdict.reasons else KERNEL
+        super().__init__(Halt(reason=verdict.reason, source=source))
+        self.verdict = verdict
 
 
 @dataclass
@@ -85,6 +120,9 @@ class _Run:
 
     session: Session | None = None
     pre: dict[str, Verdict] = field(default_factory=dict)
+    ran: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool_call_id → input that ran
+    tool_error: BaseException | None = None  # the last exception a tool raised
+    last_text: str | None = None  # the text of the latest model response of this run
 
 
 class Hookwire(AbstractCapability[Any]):
@@ -169,10 +207,17 @@ class Hookwire(AbstractCapability[Any]):
                 await self._start(session)
                 self._shared.runs += 1
             self._run.session = session
-            if ctx.prompt is None:  # resuming deferred tools: not a user turn
-                return await handler()
-            with session.turn():
-                return await handler()
+            try:
+                if ctx.prompt is None:  # resuming deferred tools: not a user turn
+                    return await handler()
+                with session.turn():
+                    return await handler()
+            except _MODEL_FAILURES as exc:
+                if exc is not self._run.tool_error:  # not an inner agent's, raised by a tool
+                    await session.stop_failure(_error_kind(exc),
+                                               error_details=str(exc) or repr(exc),
+                                               last_assistant_message=self._run.last_text)
+                raise
 
     async def before_model_request(self, ctx: RunContext[Any], request_context: Any) -> Any:
         session = self._session()
@@ -258,11 +303,13 @@ class Hookwire(AbstractCapability[Any]):
         assert self._run is not None
         session = self._session()
         pre = self._run.pre.get(call.tool_call_id)
+        self._run.ran[call.tool_call_id] = dict(args)
         try:
             result = await handler(args)
         except _CONTROL_FLOW:
             raise
         except Exception as exc:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
+            self._run.tool_error = exc
             failure = await session.tool_failure(call.tool_name, args, str(exc) or repr(exc),
                                                  call.tool_call_id)
             self._enqueue(ctx, (*(pre.contexts if pre else ()), *failure.contexts))
@@ -277,7 +324,15 @@ class Hookwire(AbstractCapability[Any]):
     # -- stop ----------------------------------------------------------------------------------
 
     async def after_node_run(self, ctx: RunContext[Any], *, node: Any, result: Any) -> Any:
-        if not isinstance(result, End) or self._run is None or self._run.session is None:
+        if self._run is None or self._run.session is None:
+            return result
+        if isinstance(node, ModelRequestNode) and isinstance(result, CallToolsNode):
+            self._run.last_text = _text(result.model_response)
+            return result
+        if isinstance(node, CallToolsNode) and isinstance(result, ModelRequestNode):
+            await self._tool_batch(ctx, node, result)
+            return result
+        if not isinstance(result, End):
             return result
         output = getattr(result.data, "output", None)
         if isinstance(output, DeferredToolRequests):
@@ -298,6 +353,46 @@ class Hookwire(AbstractCapability[Any]):
             else:
                 ctx.enqueue(SystemPromptPart(render_feedback("Stop hook feedback", verdict)))
         return result
+
+    async def _tool_batch(self, ctx: RunContext[Any], node: Any, result: Any) -> None:
+        """The tool calls of ``node``'s response have all been answered in ``result.request``,
+        the next model request: fire ``tool_batch`` before it is sent."""
+        assert self._run is not None and self._run.session is not None
+        returns = {p.tool_call_id: p for p in result.request.parts
+                   if isinstance(p, ToolReturnPart)}
+        rows = []
+        for call in node.model_response.tool_calls:
+            part = returns.get(call.tool_call_id)
+            if part is None or _is_output_tool(ctx, call.tool_name):
+                continue
+            rows.append({"tool_name": call.tool_name,
+                         "tool_input": self._input_of(call),
+                         "tool_use_id": call.tool_call_id,
+                         "tool_response": part.model_response_str()})
+        if not rows:
+            return  # a retry prompt after text output: no tool batch
+        session = self._run.session
+        if session.halted is not None:
+            raise RunHalted(session.halted)
+        verdict = await session.tool_batch(rows)
+        if verdict.halt is not None:
+            raise RunHalted(verdict.halt)
+        if verdict.denied:
+            raise ToolBatchBlocked(verdict)
+        self._enqueue(ctx, verdict.contexts)  # drained into the very next request
+
+    def _input_of(self, call: Any) -> dict[str, Any]:
+        assert self._run is not None
+        ran = self._run.ran.pop(call.tool_call_id, None)
+        if ran is not None:
+            return ran
+        pre = self._run.pre.get(call.tool_call_id)
+        if pre is not None and pre.effective_input is not None:
+            return dict(pre.effective_input)
+        try:
+            return dict(call.args_as_dict())
+        except ValueError:  # arguments the model sent as invalid JSON
+            return {"_raw": call.args}
 
     def _enqueue(self, ctx: RunContext[Any], contexts: typing.Iterable[Context]) -> None:
         parts = [_system(render_context(c), c) for c in contexts]
@@ -330,6 +425,38 @@ def _returns_deferred(ctx: RunContext[Any]) -> bool:
         else:
             stack.extend(typing.get_args(item))
     return False
+
+
+def _is_output_tool(ctx: RunContext[Any], name: str) -> bool:
+    """Output tools (``final_result``…) are pydantic-ai's own: no tool hook sees them."""
+    try:
+        tool_def = ctx.tool_manager.get_tool_def(name) if ctx.tool_manager else None
+    except ValueError:  # the tool manager is between run steps
+        return False
+    return tool_def is not None and tool_def.kind == "output"
+
+
+def _text(response: ModelResponse) -> str | None:
+    texts = [p.content for p in response.parts if isinstance(p, TextPart)]
+    return "\n".join(texts) if texts else None
+
+
+def _error_kind(exc: BaseException) -> str:
+    """Claude Code's short error kind for a failed model request."""
+    if isinstance(exc, FallbackExceptionGroup) and exc.exceptions:
+        return _error_kind(exc.exceptions[-1])  # the last model tried
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status_error_kind(status)
+    kinds: tuple[tuple[type[BaseException], str], ...] = (
+        (ModelRateLimitError, "rate_limit"), (ModelOverloadedError, "overloaded"),
+        (ModelServerError, "server_error"), (ModelAuthenticationError, "authentication_failed"),
+        (ModelRequestRejectedError, "invalid_request"), (OutputTokenLimitExceeded,
+                                                         "max_output_tokens"))
+    for cls, kind in kinds:
+        if isinstance(exc, cls):
+            return kind
+    return "unknown"
 
 
 def _last_text(ctx: RunContext[Any], output: Any) -> str | None:

@@ -15,7 +15,8 @@ PROFILE = HostProfile(
     description="pydantic-ai agents with the hookwire capability "
                 "(hookwire.plugins.pydantic_ai.Hookwire)",
     seams=frozenset({Seam.SESSION_START, Seam.PROMPT_SUBMIT, Seam.TOOL_PRE, Seam.APPROVE,
-                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.STOP, Seam.SESSION_END}),
+                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.TOOL_BATCH, Seam.STOP,
+                     Seam.STOP_FAILURE, Seam.SESSION_END}),
     missing={
         Seam.SUBAGENT_START: "pydantic-ai has no sub-agent lifecycle: an agent called from a "
                              "tool is an ordinary tool call",
