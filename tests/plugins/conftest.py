@@ -1,4 +1,5 @@
-"""Claude Code hook suites for the LangChain adapter tests: real scripts in a tmp project."""
+"""Claude Code and Codex hook suites shared by the runtime-adapter tests:
+real scripts in a tmp project (pydantic-ai and LangChain)."""
 
 from __future__ import annotations
 
