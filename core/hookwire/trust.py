@@ -39,6 +39,7 @@ from typing import Any
 
 import attrs
 
+from hookwire._files import atomic_write
 from hookwire.config import _shellwords
 from hookwire.config.loader import user_dir
 from hookwire.dialect import HookEntry, Provenance
@@ -294,16 +295,8 @@ class TrustStore:
             rid: {**attrs.asdict(r, filter=lambda a, _: a.name not in ("id", "pin")),
                   "pin": r.pin.to_json()}
             for rid, r in sorted(self._records.items())}}
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".trust-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, indent=2, ensure_ascii=False)
-                fh.write("\n")
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        atomic_write(self.path, text.encode("utf-8"), mode=0o600)
         self._stamp = None
         self._load()
 
@@ -458,16 +451,7 @@ class TrustGate:
         target = os.path.join(folder, os.path.basename(pin.path))
         if not os.path.exists(target):
             os.makedirs(folder, mode=0o700, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=folder)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.chmod(tmp, 0o500)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
+            atomic_write(target, data, mode=0o500)
         return target
 
 

@@ -7,8 +7,6 @@ command and source) are not added again, so importing twice does not duplicate a
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
+from hookwire._files import atomic_write
 from hookwire.config.loader import ConfigFileError, load_text, parse, yaml_rt
 from hookwire.config.model import Scope
 from hookwire.errors import ConfigError
@@ -114,20 +113,7 @@ def append_entries(path: str | Path, entries: Iterable[Mapping[str, Any]], *,
             raise ConfigFileError([ConfigError(
                 f"cannot write the command {list(node['command'])!r} faithfully in YAML",
                 file=str(path), line=1, event=str(node.get("event")))])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hooks-", suffix=".yaml")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(out)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, out.encode("utf-8"))
     return added
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 from pathlib import Path
 
 import attrs
+
+from hookwire._files import atomic_write
 
 
 @attrs.frozen(kw_only=True)
@@ -39,22 +39,4 @@ def write_atomic(path: Path, data: bytes | None, mode: int | None = None) -> Non
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        keep = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        keep = None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".hookwire")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        final = mode if mode is not None else keep
-        if final is None:  # a new file gets what the user's umask gives any new file
-            umask = os.umask(0)
-            os.umask(umask)
-            final = 0o666 & ~umask
-        os.chmod(tmp, final)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    atomic_write(path, data, mode=mode)
