@@ -42,6 +42,13 @@ DEFAULT_PATHS: Mapping[str, str] = {
 }
 #: Options the reader records about the file itself, meaningless once imported.
 _DROPPED_OPTIONS = frozenset({"scope", "onFailure", "source"})
+#: Per dialect: the options an imported entry keeps (``None``: all but the dropped ones). Codex
+#: entries carry Codex's trust bookkeeping (key, hash, ``trust`` state, ``enabled``): it
+#: belongs to the Codex file. Copied into hookwire's file, an ``untrusted`` state would block
+#: the hook for good; once imported, hookwire's trust gate decides.
+_KEPT_OPTIONS: Mapping[str, frozenset[str]] = {
+    "codex": frozenset({"status_message", "context_limit", "env"}),
+}
 
 
 @attrs.frozen(kw_only=True)
@@ -174,6 +181,9 @@ def _one(dialect: Any, name: str, entry: HookEntry, host: Any,
         argv = list(entry.command)
     if not argv or not all(argv):
         return reject("empty command" if not argv else "empty argument in the command")
+    if name == "codex" and entry.options.get("enabled") is False:
+        return reject(f"disabled in Codex's [hooks.state.{json.dumps(entry.options.get('key'))}]"
+                      " (enabled = false): not imported")
     notes = list(warnings)
     if host is not None and not host.emits(spec.seam):
         why = host.missing.get(spec.seam, "")
@@ -191,7 +201,11 @@ def _one(dialect: Any, name: str, entry: HookEntry, host: Any,
         written["onFailure"] = failure
     if entry.background:
         written["async"] = True
-    options = {k: v for k, v in entry.options.items() if k not in _DROPPED_OPTIONS}
+    kept = _KEPT_OPTIONS.get(name)
+    options = {k: v for k, v in entry.options.items() if k not in _DROPPED_OPTIONS
+               and (kept is None or (k in kept and v not in (None, {})))}
+    if name == "codex" and not entry.options.get("context_limit_set"):
+        options.pop("context_limit", None)  # the default: nothing to write
     if entry.options.get("scope") == "plugin":
         options["scope"] = "plugin"
     if options:

@@ -27,8 +27,11 @@ from hookwire.verdicts import Answer
 
 log = logging.getLogger("hookwire")
 
-#: Provenances whose hooks were found, not named: Codex's trust gate applies to them.
-DISCOVERED = frozenset({Provenance.LIVE, Provenance.PLUGIN, Provenance.IMPORTED})
+#: Provenances whose hooks were found, not named: Codex's trust gate applies to them when
+#: they were read from a Codex file (they carry its ``key``/``hash``). Imported entries are not
+#: among them: once written into hookwire's own file, hookwire's trust decides (a Codex state
+#: copied by an older import is ignored).
+DISCOVERED = frozenset({Provenance.LIVE, Provenance.PLUGIN})
 
 
 class CodexDialect(Dialect):
@@ -78,8 +81,11 @@ class CodexDialect(Dialect):
     def will_run(self, entry: HookEntry) -> tuple[bool, str]:
         """Whether ``entry`` runs, and why not (for ``hookwire check``): disabled hooks never
         run; discovered non-managed hooks run only when trusted, as in Codex; a file the user
-        named runs as user-authored."""
+        named runs as user-authored. Entries not read from a Codex file (hookwire's own file,
+        imported ones included) carry no Codex state: hookwire's trust gate decides."""
         opts = entry.options
+        if entry.provenance is Provenance.IMPORTED or "key" not in opts or "hash" not in opts:
+            return True, "not read from a Codex file: hookwire's trust applies"
         if not opts.get("enabled", True):
             return False, f"disabled in [hooks.state.{opts.get('key')!r}]"
         status = self.trust_status(entry)
@@ -107,11 +113,13 @@ class CodexDialect(Dialect):
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
         stdin = payload.encode(payload.build(native, event, session))
-        assert isinstance(entry.command, str)
+        timeout = entry.timeout if entry.timeout is not None else float(ev.DEFAULT_TIMEOUT)
+        env = payload.environment(entry, session)
+        if not isinstance(entry.command, str):  # an argv (hookwire's own file): exec form
+            return Command(argv=tuple(entry.command), stdin=stdin, env=env, cwd=session.cwd,
+                           timeout=timeout)
         return Command(shell=entry.command, shell_argv=self.shell or payload.user_shell(),
-                       stdin=stdin, env=payload.environment(entry, session), cwd=session.cwd,
-                       timeout=entry.timeout if entry.timeout is not None else
-                       float(ev.DEFAULT_TIMEOUT))
+                       stdin=stdin, env=env, cwd=session.cwd, timeout=timeout)
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome_: Outcome) -> Answer:

@@ -65,18 +65,22 @@ class PortableDialect(Dialect):
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
         opts = entry.options
-        root = os.path.realpath(opts["root"])
-        data = os.path.realpath(payload.data_dir(opts["plugin"], self.data_home))
+        # An entry of hookwire's own file is a bare argv: its plugin root is the project
+        # (named like a plugin directory) and its arguments are the rest of the argv.
+        argv = (entry.command,) if isinstance(entry.command, str) else tuple(entry.command)
+        root = os.path.realpath(opts.get("root") or session.project_dir or session.cwd)
+        owner = opts.get("plugin") or config.plugin_name(Path(root))
+        args = opts["args"] if "args" in opts else argv[1:]
+        data = os.path.realpath(payload.data_dir(owner, self.data_home))
         environ = os.environ if self.environ is None else self.environ
-        assert isinstance(entry.command, tuple)
-        exe = _paths.resolve_command(entry.command[0], root, environ.get("PATH"))
+        exe = _paths.resolve_command(argv[0], root, environ.get("PATH"))
         env = payload.base_env(environ)
         env.update(_paths.expand_env(opts.get("env", {}), root, data))
         env["PLUGIN_ROOT"], env["PLUGIN_DATA"] = root, data
         name = pe.public_name(native)
         timeout = entry.timeout or pe.EVENT_TIMEOUTS.get(name, pe.DEFAULT_TIMEOUT)
         return Command(
-            argv=(exe, *(_paths.expand(a, root, data) for a in opts.get("args", ()))),
+            argv=(exe, *(_paths.expand(a, root, data) for a in args)),
             stdin=payload.encode(payload.envelope(event, native, session)),
             env=env, cwd=_paths.resolve_cwd(opts.get("cwd"), root, data), timeout=timeout)
 
