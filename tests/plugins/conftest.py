@@ -48,6 +48,10 @@ if mode == "batch_context":
          "additionalContext": f"the batch returned: {seen}"}})
 if mode == "halt" and "halt" in json.dumps(data):
     out({"continue": False, "stopReason": "the halt hook stopped everything"})
+if mode == "deny_halt" and "halt" in json.dumps(data):
+    out({"continue": False, "stopReason": "the deny_halt hook stopped everything",
+         "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                "permissionDecisionReason": "refused before halting"}})
 if mode == "slow":
     time.sleep(30)
 sys.exit(0)

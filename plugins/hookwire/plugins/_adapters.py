@@ -5,7 +5,9 @@ Nothing here imports a runtime, so the host-profile plugins stay importable with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping
+from contextvars import ContextVar
 
 from hookwire.errors import HookwireError
 from hookwire.verdicts import Context, Halt, Verdict
@@ -83,3 +85,30 @@ def status_error_kind(status: int) -> str:
     if status == 400:
         return "invalid_request"
     return "unknown"
+
+
+#: The tools of which adapters are running in this context: ``(owner, session)`` pairs, pushed
+#: by :func:`running_tool` around a tool call. A ``ContextVar`` follows ``await``, child tasks
+#: and the context copies runtimes make for worker threads, so an agent run started from inside
+#: a tool can tell that it is nested.
+_RUNNING_TOOLS: ContextVar[tuple[tuple[object, object], ...]] = ContextVar(
+    "hookwire_running_tools", default=())
+
+
+@contextlib.contextmanager
+def running_tool(owner: object, session: object) -> Iterator[None]:
+    """Mark a tool call of ``owner`` (an adapter's shared state) with ``session`` as running."""
+    token = _RUNNING_TOOLS.set((*_RUNNING_TOOLS.get(), (owner, session)))
+    try:
+        yield
+    finally:
+        _RUNNING_TOOLS.reset(token)
+
+
+def enclosing_tool_session(owner: object) -> object | None:
+    """The session of the innermost tool call of ``owner`` running in this context: set when an
+    agent run was started from inside one of the adapter's own tools (a nested run)."""
+    for running, session in reversed(_RUNNING_TOOLS.get()):
+        if running is owner:
+            return session
+    return None

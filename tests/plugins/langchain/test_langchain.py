@@ -260,6 +260,31 @@ def test_continue_false_after_a_tool_halts_the_run(claude: Any, agent_for: Any) 
     assert shell.ran == ["echo halt now"] and len(model.requests) == 1
 
 
+@pytest.mark.parametrize("entry", ["invoke", "ainvoke"])
+async def test_continue_false_before_a_tool_lets_it_run_then_halts(
+        entry: str, claude: Any, agent_for: Any, hook_log: Any) -> None:
+    """Claude Code: ``continue: false`` on PreToolUse does not refuse the tool; the tool runs
+    (its PostToolUse fires) and the run stops before the next model request."""
+    kernel = claude(PreToolUse=[("halt", "bash")], PostToolUse=[("post", "bash")])
+    model = script(("bash", {"command": "echo halt now"}), "never")
+    agent, shell, _ = agent_for(kernel, model)
+    with pytest.raises(RunHalted, match="the halt hook stopped everything"):
+        await _run(entry, agent, ask("go"))
+    assert shell.ran == ["echo halt now"] and len(model.requests) == 1
+    [post] = hook_log("post")
+    assert post["tool_response"] == "halt now\n"
+
+
+def test_continue_false_with_deny_before_a_tool_refuses_it_and_halts(
+        claude: Any, agent_for: Any) -> None:
+    kernel = claude(PreToolUse=[("deny_halt", "bash")])
+    model = script(("bash", {"command": "echo halt now"}), "never")
+    agent, shell, _ = agent_for(kernel, model)
+    with pytest.raises(RunHalted, match="the deny_halt hook stopped everything"):
+        agent.invoke(ask("go"))
+    assert shell.ran == [] and len(model.requests) == 1
+
+
 def test_blocked_prompt_never_reaches_the_model(agent_for: Any) -> None:
     class Block:
         @hookimpl
@@ -359,6 +384,55 @@ def test_nested_agent_inside_a_tool_does_not_fire_again(claude: Any, project: Pa
                          middleware=[mw])
     assert outer.invoke(ask("outer prompt"))["messages"][-1].content == "outer"
     assert [p["prompt"] for p in hook_log("context")] == ["outer prompt"]
+
+
+async def test_nested_async_agent_is_part_of_the_tool_call(
+        claude: Any, project: Path, middleware: list[Any], hook_log: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent awaited inside an async tool fires no UserPromptSubmit and no Stop of its own;
+    the hooks of its tools still fire."""
+    monkeypatch.setenv("STOP_BLOCKS", "0")
+    kernel = claude(UserPromptSubmit=["context"], Stop=["stop"], PreToolUse=[("guard", "bash")])
+    mw = HookwireMiddleware(kernel, cwd=str(project))
+    middleware.append(mw)
+    shell = Shell(project)
+    inner = create_agent(script(("bash", {"command": "rm -rf inner"}), "inner done"),
+                         tools=[shell.tool()], middleware=[mw])
+
+    @tool
+    async def delegate(task: str) -> str:
+        """Ask the inner agent."""
+        return str((await inner.ainvoke(ask(task)))["messages"][-1].content)
+
+    model = script(("delegate", {"task": "x"}), "outer done")
+    outer = create_agent(model, tools=[delegate], middleware=[mw])
+    out = await outer.ainvoke(ask("outer prompt"))
+    assert out["messages"][-1].content == "outer done"
+    assert tool_messages(model.requests[1])[0].content == "inner done"
+    assert [p["prompt"] for p in hook_log("context")] == ["outer prompt"]
+    assert [p["last_assistant_message"] for p in hook_log("stop")] == ["outer done"]
+    assert shell.ran == [] and len(hook_log("guard")) == 1
+
+
+def test_agent_as_a_node_of_a_larger_graph_fires_its_prompt(
+        claude: Any, project: Path, middleware: list[Any], hook_log: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent run as a node of the user's own graph is not nested in a tool: its prompt is
+    a user turn (its checkpoint namespace is nested all the same)."""
+    from langgraph.graph import START, MessagesState, StateGraph
+
+    monkeypatch.setenv("STOP_BLOCKS", "0")
+    kernel = claude(UserPromptSubmit=["context"], Stop=["stop"])
+    mw = HookwireMiddleware(kernel, cwd=str(project))
+    middleware.append(mw)
+    agent = create_agent(script("from the node"), tools=[], middleware=[mw])
+    graph = StateGraph(MessagesState)
+    graph.add_node("agent", agent)
+    graph.add_edge(START, "agent")
+    out = graph.compile().invoke(ask("graph prompt"))
+    assert out["messages"][-1].content == "from the node"
+    assert [p["prompt"] for p in hook_log("context")] == ["graph prompt"]
+    assert len(hook_log("stop")) == 1
 
 
 def test_codex_guard_blocks_rm_rf_too(codex: Any, agent_for: Any, hook_log: Any) -> None:

@@ -302,6 +302,30 @@ async def test_continue_false_after_a_tool_halts_the_run(claude: Any, project: P
     assert shell.ran == ["echo halt now"] and len(script.requests) == 1
 
 
+async def test_continue_false_before_a_tool_lets_it_run_then_halts(claude: Any, project: Path,
+                                                                 hook_log: Any) -> None:
+    """Claude Code: ``continue: false`` on PreToolUse does not refuse the tool; the tool runs
+    (its PostToolUse fires) and the run stops before the next model request."""
+    kernel = claude(PreToolUse=[("halt", "bash")], PostToolUse=[("post", "bash")])
+    script = Script(("bash", {"command": "echo halt now"}), "never")
+    agent, shell = agent_for(kernel, script, project)
+    with pytest.raises(RunHalted, match="the halt hook stopped everything"):
+        await agent.run("go")
+    assert shell.ran == ["echo halt now"] and len(script.requests) == 1
+    [post] = hook_log("post")
+    assert post["tool_response"] == "halt now\n"
+
+
+async def test_continue_false_with_deny_before_a_tool_refuses_it_and_halts(
+        claude: Any, project: Path) -> None:
+    kernel = claude(PreToolUse=[("deny_halt", "bash")])
+    script = Script(("bash", {"command": "echo halt now"}), "never")
+    agent, shell = agent_for(kernel, script, project)
+    with pytest.raises(RunHalted, match="the deny_halt hook stopped everything"):
+        await agent.run("go")
+    assert shell.ran == [] and len(script.requests) == 1
+
+
 async def test_blocked_prompt_never_reaches_the_model(project: Path) -> None:
     class Block:
         @hookimpl
@@ -462,6 +486,40 @@ async def test_nested_run_inside_a_tool_does_not_fire_again(claude: Any, project
     assert [p["prompt"] for p in hook_log("context")] == ["outer prompt"]
 
 
+
+async def test_nested_run_with_a_session_per_run_is_part_of_the_tool_call(
+        claude: Any, project: Path, hook_log: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``async with``: the inner run reuses the outer run's session and turn, so it
+    fires no SessionStart/End, UserPromptSubmit or Stop of its own; its tools' hooks fire."""
+    monkeypatch.setenv("STOP_BLOCKS", "0")
+    kernel = claude(UserPromptSubmit=["context"], SessionStart=["start"], SessionEnd=["end"],
+                    Stop=["stop"], PreToolUse=[("guard", "bash")])
+    hooks = Hookwire(kernel, cwd=str(project))
+    shell = Shell(project)
+
+    def bash(command: str) -> str:
+        """Run a shell command and return its output."""
+        return shell(command)
+
+    inner = Agent(Script(("bash", {"command": "rm -rf inner"}), "inner done").model(),
+                  tools=[bash], capabilities=[hooks])
+    script = Script(("delegate", {"task": "x"}), "outer done")
+    outer = Agent(script.model(), capabilities=[hooks])
+
+    @outer.tool_plain
+    async def delegate(task: str) -> str:
+        """Ask the inner agent."""
+        return str((await inner.run(task)).output)
+
+    assert (await outer.run("outer prompt")).output == "outer done"
+    assert "inner done" in tool_returns(script.requests[1])[0].model_response_str()
+    assert [p["prompt"] for p in hook_log("context")] == ["outer prompt"]
+    assert len(hook_log("start")) == 1 and len(hook_log("end")) == 1
+    assert [p["last_assistant_message"] for p in hook_log("stop")] == ["outer done"]
+    assert shell.ran == []                           # the guard still guards the inner agent
+    [guard] = hook_log("guard")
+    assert guard["tool_input"] == {"command": "rm -rf inner"}
+    assert len({p["session_id"] for p in hook_log()}) == 1
 
 async def test_codex_guard_blocks_rm_rf_too(codex: Any, project: Path, hook_log: Any) -> None:
     kernel = codex(PreToolUse=[("guard", "^bash$")])

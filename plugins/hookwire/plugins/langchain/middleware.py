@@ -24,7 +24,8 @@ stop                   ``after_agent`` with ``jump_to: "model"`` and the feedbac
 stop_failure           ``wrap_model_call``: the handler raised (after the retries of any
                        middleware listed after this one, and the chat model's own); fired, then
                        the exception propagates unchanged
-halt                   :class:`RunHalted` raised at the next seam
+halt                   :class:`RunHalted` raised at the next seam (``continue: false`` on
+                       ``tool_pre`` lets the tool call be handled as decided first, as Claude Code)
 =====================  ==========================================================================
 
 Hook calls are blocking (a :class:`~hookwire.sync.SyncSession` on its own thread); the async
@@ -49,9 +50,11 @@ from hookwire.kernel import Kernel
 from hookwire.plugins._adapters import (
     PromptBlocked,
     RunHalted,
+    enclosing_tool_session,
     prompt_text,
     render_context,
     render_feedback,
+    running_tool,
     status_error_kind,
 )
 from hookwire.sync import SyncSession
@@ -63,6 +66,8 @@ _NO_SURFACE = ("Permission for this tool use was denied: it requires approval an
 _BLOCKED = "hookwire_tool_batch_blocked"
 #: Raised through the model call but not a failed model request.
 _NOT_A_MODEL_FAILURE = (GraphBubbleUp, PromptBlocked, RunHalted)
+#: Raised through a tool call (an interrupt, a nested run that was stopped) but not its failure.
+_NOT_A_TOOL_FAILURE = _NOT_A_MODEL_FAILURE
 
 
 class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
@@ -84,8 +89,9 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         self._session: SyncSession | None = None
         self._lock = threading.Lock()
         self._start_contexts: list[Context] = []
-        self._pre: dict[str, Verdict] = {}
-        self._ran: dict[str, dict[str, Any]] = {}  # tool_call_id → the input that ran
+        # keyed by (graph run, tool_call_id): agents nested in a tool may reuse call ids
+        self._pre: dict[tuple[Any, str], Verdict] = {}
+        self._ran: dict[tuple[Any, str], dict[str, Any]] = {}  # → the input that ran
         self._batched: set[Any] = set()  # the AIMessages whose tool batch has fired
 
     # -- session -------------------------------------------------------------------------------
@@ -126,8 +132,13 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
 
     # -- prompt --------------------------------------------------------------------------------
 
+    def _nested(self) -> bool:
+        """True in an agent invoked from inside one of this middleware's tool calls: part of
+        that tool call, so no UserPromptSubmit and no Stop of its own."""
+        return enclosing_tool_session(self) is not None
+
     def before_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if _nested():
+        if self._nested():
             return None
         session = self.session
         self._check_halt()
@@ -174,6 +185,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         assert isinstance(ai, AIMessage)
         calls = [(str(c["id"]), c) for c in ai.tool_calls if c.get("id")]
         key = ai.id or tuple(call_id for call_id, _ in calls)
+        graph = _graph_run()
         if not calls or key in self._batched:
             return None
         answers = {m.tool_call_id: m for m in messages[i + 1:] if isinstance(m, ToolMessage)}
@@ -181,7 +193,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             return None  # not every call answered (a return_direct tool ended the run)
         rows: list[dict[str, Any]] = [
             {"tool_name": c["name"],
-             "tool_input": self._ran.pop(call_id, dict(c["args"])),  # what ran, if it ran
+             "tool_input": self._ran.pop((graph, call_id), dict(c["args"])),  # what ran
              "tool_use_id": call_id,
              "tool_response": answers[call_id].content} for call_id, c in calls]
         return key, rows
@@ -225,7 +237,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
 
     @hook_config(can_jump_to=["model"])
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if _nested() or self._session is None:
+        if self._nested() or self._session is None:
             return None
         last = state["messages"][-1] if state["messages"] else None
         if isinstance(last, SystemMessage) and last.additional_kwargs.get(_BLOCKED):
@@ -251,8 +263,9 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         if refused is not None:
             return refused
         try:
-            result = handler(request)
-        except GraphBubbleUp:
+            with running_tool(self, self._session):  # an agent invoked inside it is nested
+                result = handler(request)
+        except _NOT_A_TOOL_FAILURE:
             raise
         except Exception as exc:
             self._failed(request, verdict, str(exc) or repr(exc))
@@ -265,8 +278,9 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         if refused is not None:
             return refused
         try:
-            result = await handler(request)
-        except GraphBubbleUp:
+            with running_tool(self, self._session):
+                result = await handler(request)
+        except _NOT_A_TOOL_FAILURE:
             raise
         except Exception as exc:
             await anyio.to_thread.run_sync(self._failed, request, verdict, str(exc) or repr(exc))
@@ -277,12 +291,14 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         call = request.tool_call
         name, args, call_id = call["name"], dict(call["args"]), call.get("id") or ""
         session = self.session
-        self._check_halt()
+        # No halt check here: a halt stops the run at the next seam after the tool calls of
+        # this response (before_model / after_agent), so every call of it is handled.
         # LangGraph re-runs the tools node when an interrupt is resumed: answer from the cache
-        verdict = self._pre.get(call_id) or session.tool_pre(name, args, call_id or None)
-        self._pre[call_id] = verdict
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
+        key = (_graph_run(), call_id)
+        verdict = self._pre.get(key) or session.tool_pre(name, args, call_id or None)
+        self._pre[key] = verdict
+        # ``continue: false`` on PreToolUse lets the tool run (Claude Code); the sticky halt
+        # raises RunHalted at the next seam
         effective = dict(verdict.effective_input or args)
         refusal: str | None = None
         if verdict.decision in (Decision.ASK, Decision.DEFER):
@@ -292,14 +308,14 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         elif verdict.denied:
             refusal = verdict.reason or "denied by a hook"
         if refusal is not None:
-            self._pre.pop(call_id, None)
+            self._pre.pop(key, None)
             message = ToolMessage(content=refusal, tool_call_id=call_id, name=name,
                                   status="error")
             return _with(message, _system(verdict.contexts)), request, verdict
         if effective != args:
             request = request.override(tool_call={**call, "args": effective})
         if call_id:
-            self._ran[call_id] = effective
+            self._ran[key] = effective
         return None, request, verdict
 
     def _resolve_ask(self, name: str, tool_input: dict[str, Any], call_id: str,
@@ -317,19 +333,19 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
 
     def _failed(self, request: Any, pre: Verdict, error: str) -> list[BaseMessage]:
         call = request.tool_call
-        self._pre.pop(call.get("id") or "", None)
+        self._pre.pop((_graph_run(), call.get("id") or ""), None)
         failure = self.session.tool_failure(call["name"], call["args"], error,
                                             call.get("id") or "")
         return _system((*pre.contexts, *failure.contexts))
 
     def _after_tool(self, request: Any, pre: Verdict, result: Any) -> Any:
         if not isinstance(result, ToolMessage):
-            self._pre.pop(request.tool_call.get("id") or "", None)
+            self._pre.pop((_graph_run(), request.tool_call.get("id") or ""), None)
             return result  # a Command from the tool: nothing to observe
         if result.status == "error":  # the ToolNode turned an exception into a message
             return _with(result, self._failed(request, pre, str(result.content)))
         call = request.tool_call
-        self._pre.pop(call.get("id") or "", None)
+        self._pre.pop((_graph_run(), call.get("id") or ""), None)
         post = self.session.tool_post(call["name"], call["args"], result.content,
                                       call.get("id") or "")
         if post.updated_output is not None:
@@ -370,13 +386,16 @@ def _decision(answer: Any, tool_input: dict[str, Any]) -> tuple[bool, dict[str, 
     return False, tool_input, message or "denied by the user"
 
 
-def _nested() -> bool:
-    """True inside an agent invoked from within another graph's node (a tool, say)."""
+def _graph_run() -> tuple[str, str]:
+    """The graph run a node belongs to: its thread and its parent checkpoint namespace (the
+    same for the model and tools nodes of one agent run, and when an interrupt is resumed;
+    different for an agent invoked inside a tool)."""
     try:
-        config = get_config()
+        configurable = get_config().get("configurable", {})
     except RuntimeError:
-        return False
-    return "|" in str(config.get("configurable", {}).get("checkpoint_ns", ""))
+        return "", ""
+    namespace = str(configurable.get("checkpoint_ns", ""))
+    return str(configurable.get("thread_id", "")), namespace.rpartition("|")[0]
 
 
 def _has_checkpointer() -> bool:

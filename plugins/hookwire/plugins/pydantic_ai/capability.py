@@ -25,7 +25,10 @@ stop                   ``after_node_run`` on ``End``: continue → ``ctx.enqueue
 stop_failure           ``wrap_run``, when a model-request error (``ModelAPIError``, an output
                        token limit, a fallback group of them) ends the run after pydantic-ai's
                        own retries; fired, then the error propagates unchanged
-halt                   :class:`RunHalted` raised at the next seam
+halt                   :class:`RunHalted` raised at the next seam (``continue: false`` on
+                       ``tool_pre`` lets the tool be handled as decided first, as Claude Code)
+nested runs            an agent run started inside one of this capability's tools reuses that
+                       run's session and turn: no session, prompt, stop or stop-failure seams
 =====================  ==========================================================================
 """
 
@@ -78,9 +81,11 @@ from hookwire.kernel import Kernel
 from hookwire.plugins._adapters import (
     PromptBlocked,
     RunHalted,
+    enclosing_tool_session,
     prompt_text,
     render_context,
     render_feedback,
+    running_tool,
     status_error_kind,
 )
 from hookwire.session import Session, current_origin
@@ -88,7 +93,7 @@ from hookwire.verdicts import KERNEL, Context, Decision, Halt, Verdict
 
 log = logging.getLogger("hookwire.pydantic_ai")
 
-_CONTROL_FLOW = (SkipToolExecution, CallDeferred, ApprovalRequired)
+_CONTROL_FLOW = (SkipToolExecution, CallDeferred, ApprovalRequired, RunHalted, PromptBlocked)
 #: What a failed model request raises once pydantic-ai's own retries (and fallbacks) gave up.
 _MODEL_FAILURES = (ModelAPIError, OutputTokenLimitExceeded, FallbackExceptionGroup)
 
@@ -119,6 +124,7 @@ class _Run:
     """State of one agent run."""
 
     session: Session | None = None
+    nested: bool = False  # an agent run started from inside one of this capability's tools
     pre: dict[str, Verdict] = field(default_factory=dict)
     ran: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool_call_id → input that ran
     tool_error: BaseException | None = None  # the last exception a tool raised
@@ -199,6 +205,12 @@ class Hookwire(AbstractCapability[Any]):
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
                        ) -> Any:
         assert self._run is not None
+        outer = enclosing_tool_session(self._shared)
+        if isinstance(outer, Session):
+            # An agent run from inside one of our tools is part of that tool call: same
+            # session and turn, so no SessionStart, UserPromptSubmit, Stop or StopFailure.
+            self._run.session, self._run.nested = outer, True
+            return await handler()
         async with contextlib.AsyncExitStack() as stack:
             session = self._shared.session
             if session is None:
@@ -251,8 +263,8 @@ class Hookwire(AbstractCapability[Any]):
         if verdict is None:
             verdict = await session.tool_pre(call.tool_name, validated, call.tool_call_id)
             self._run.pre[call.tool_call_id] = verdict
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
+        # A halt (``continue: false``) does not stop this tool: as in Claude Code the tool is
+        # handled as decided, and the run stops at the next seam (the session's halt is sticky).
         if verdict.decision is Decision.DEFER:
             raise CallDeferred(metadata=_metadata(verdict))
         effective = validated
@@ -305,7 +317,8 @@ class Hookwire(AbstractCapability[Any]):
         pre = self._run.pre.get(call.tool_call_id)
         self._run.ran[call.tool_call_id] = dict(args)
         try:
-            result = await handler(args)
+            with running_tool(self._shared, session):  # an agent run inside it is nested
+                result = await handler(args)
         except _CONTROL_FLOW:
             raise
         except Exception as exc:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
@@ -338,6 +351,10 @@ class Hookwire(AbstractCapability[Any]):
         if isinstance(output, DeferredToolRequests):
             return result  # paused for approval, not a stop
         session = self._run.session
+        if self._run.nested:  # the run inside a tool ended: the outer turn goes on
+            if session.halted is not None:
+                raise RunHalted(session.halted)
+            return result
         if session.halted is not None:
             raise RunHalted(session.halted)
         verdict = await session.stop(last_assistant_message=_last_text(ctx, output))
