@@ -19,6 +19,7 @@ import attrs
 
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.runner import Command, Outcome
+from hookwire.tools import EMPTY, Vocabulary
 from hookwire.verdicts import Answer
 
 
@@ -130,7 +131,9 @@ class Dialect:
     (whether the hooks of one event run concurrently, as the harness does),
     ``background_delivery`` (what becomes of a background hook's answer: ``"drop"``, or
     ``"next_turn"``: its contexts and system messages join the next ``prompt_submit`` verdict,
-    as Codex delivers async hooks' output at the next turn boundary).
+    as Codex delivers async hooks' output at the next turn boundary), ``tools`` (the harness's
+    tool :class:`~hookwire.tools.Vocabulary`: names, input fields, aliases, and how a tool mapped
+    by a host reaches this harness's hooks).
     """
 
     name: ClassVar[str] = ""
@@ -138,11 +141,22 @@ class Dialect:
     events: ClassVar[Mapping[str, EventSpec]] = {}
     parallel: ClassVar[bool] = True
     background_delivery: ClassVar[str] = "drop"
+    tools: ClassVar[Vocabulary] = EMPTY
 
     def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER) -> ConfigResult:
         """Read the hooks of one native config file. Malformed parts become ``problems``; a file
         that cannot be read at all raises :class:`~hookwire.errors.ConfigError`."""
         raise NotImplementedError(f"dialect {self.name!r} has no config reader")
+
+    def discover(self, project_dir: Path, *, home: Path | None = None) -> ConfigResult:
+        """Read every hook the harness itself would load for a session launched in
+        ``project_dir``: its user, project and plugin layers, in the harness's order, with the
+        harness's own switches (disabling, trust) applied as it applies them. ``home`` is the
+        user's home directory (``None``: the real one); the harness's own environment variables
+        for its config folder still apply. Files that are absent are skipped; a file that cannot
+        be read becomes an ``error`` problem instead of stopping the rest. The default finds
+        nothing (a dialect whose hooks are only ever named, or installed per client)."""
+        return ConfigResult()
 
     def native_event(self, event: SeamEvent) -> str | None:
         """The native event name a seam event fires as (``None``: this dialect has none).
@@ -163,6 +177,21 @@ class Dialect:
         dispatch, so keep it cheap."""
         raise NotImplementedError
 
+    def matches_tool(self, entry: HookEntry, native: str, tool_name: str) -> bool:
+        """Whether ``entry`` (configured for tool event ``native``) would select a call of the
+        tool this harness calls ``tool_name``, by its matcher alone (filters on the input, such
+        as Claude Code's ``if``, are not considered). Used to warn about hooks that can match
+        none of a host's tools. The default tests the matcher as an unanchored regex, ``None``
+        and ``"*"`` matching everything."""
+        import re
+
+        if entry.matcher in (None, "", "*"):
+            return True
+        try:
+            return re.search(entry.matcher, tool_name) is not None
+        except re.error:
+            return False
+
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
         """The process to run for ``entry``: argv or shell text, stdin bytes, environment, cwd
@@ -182,6 +211,13 @@ class Dialect:
         answer, in finish order; the answers returned are folded in the order given. The
         default returns the answers unchanged (the generic fold decides)."""
         return [answer for _, answer in results]
+
+    def matcher_problem(self, entry: HookEntry) -> str | None:
+        """Why ``entry``'s matcher is invalid for this harness (a regular expression its
+        harness would reject, so the hook never runs), or ``None`` when it is valid or the
+        event takes no matcher. ``hookwire check`` reports such a hook as ``invalid``. The
+        default knows no matcher syntax: ``None``."""
+        return None
 
     def companions(self) -> Sequence[object]:
         """Native plugins this dialect needs beside its hooks (e.g. an observer that pairs

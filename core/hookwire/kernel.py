@@ -14,12 +14,14 @@ import attrs
 import pluggy
 
 from hookwire import _entrypoints, hookspecs, runner
+from hookwire import events as ev
 from hookwire.audit import Invocation, InvocationResult, next_id
-from hookwire.dialect import ConfigResult, Dialect, HookEntry, Provenance
+from hookwire.dialect import ConfigProblem, ConfigResult, Dialect, HookEntry, Provenance
 from hookwire.errors import PluginError, PluginLoadError, UnknownDialectError
 from hookwire.events import CONTINUE_SEAMS, POST_SEAMS, Seam, SeamEvent, SessionInfo
 from hookwire.fold import fold
 from hookwire.hosts import REFERENCE, HostProfile
+from hookwire.tools import ToolMap, ToolMapping, check_mapping, parse_mappings
 from hookwire.verdicts import (
     KERNEL,
     Answer,
@@ -39,6 +41,9 @@ log = logging.getLogger("hookwire")
 
 #: Seams whose answers carry a tool input that chains from one contributor to the next.
 _INPUT_SEAMS = frozenset({Seam.TOOL_PRE, Seam.APPROVE})
+#: Seams whose events name a tool (or, for tool_batch, several): what a tool mapping rewrites.
+_TOOL_SEAMS = frozenset({Seam.TOOL_PRE, Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.APPROVE,
+                         Seam.TOOL_BATCH})
 #: Seams on which a failing plugin with a closed failure policy refuses.
 _BLOCKABLE = frozenset({Seam.PROMPT_SUBMIT, Seam.PRE_COMPACT})
 
@@ -91,6 +96,13 @@ class Kernel:
         self._index: dict[Seam, tuple[_Group, ...]] = {}
         self._impls: dict[Seam, tuple[Any, ...]] = {}
         self._audit = False
+        #: Runtime tools mapped onto harness tools (:meth:`map_tool`).
+        self.tools = ToolMap()
+        #: Problems the config readers reported (:meth:`add_config`, :meth:`discover`); every
+        #: session logs them when it starts.
+        self.config_problems: list[ConfigProblem] = []
+        #: Problems already logged by this kernel's sessions (each is logged once).
+        self.logged_problems: set[Any] = set()
         #: Called for each hook about to run (the trust tier, :mod:`hookwire.trust`, plugs in
         #: here). ``None``: run it. An Answer: do not run it, use the Answer. A callable: run
         #: it only through that check, which gets the built :class:`~hookwire.Command` and
@@ -205,8 +217,39 @@ class Kernel:
         """Read one native config file with ``dialect`` and add its hooks (config order is kept
         across calls). Returns the reader's result, problems included."""
         result = self.dialect(dialect).read_config(Path(path), provenance=provenance)
+        self.config_problems.extend(result.problems)
         self.add_hooks(result.entries)
         return result
+
+    def discover(self, project_dir: str | Path = ".", *, dialects: Iterable[str] | None = None,
+                 home: str | Path | None = None) -> list[tuple[str, ConfigResult]]:
+        """Load every hook the harnesses themselves would load for a session in
+        ``project_dir`` (each installed dialect's :meth:`Dialect.discover`, or only those
+        named in ``dialects``): Claude Code's user, project, local and plugin layers, Codex's
+        layers with its trust state, ... Returns each dialect's result, problems included;
+        the problems are also logged when a session starts."""
+        from hookwire.discovery import discover
+
+        return discover(self, project_dir, dialects=dialects, home=home)
+
+    # -- tool vocabulary -------------------------------------------------------------------------
+
+    def map_tool(self, runtime: str, harness: str,
+                 input: Mapping[str, str] | None = None) -> None:
+        """Say once that runtime tool ``runtime`` is harness tool ``harness`` (``"Bash"``,
+        ``"Write"``, ``"mcp__server__tool"`` ...), ``input`` mapping each harness field to the
+        runtime argument that carries it (``{"command": "cmd"}``). Hooks then see the call in
+        their harness's name and shape, and rewrites come back in the runtime's argument names.
+        Raises :class:`~hookwire.errors.ConfigError` for a tool or field no dialect knows."""
+        mapping = ToolMapping(runtime=runtime, harness=harness, input=dict(input or {}))
+        check_mapping(mapping, {n: i.dialect.tools for n, i in self._dialects.items()})
+        self.tools.add(mapping)
+
+    def map_tools(self, tools: Mapping[str, Any]) -> None:
+        """Several :meth:`map_tool` calls in the hooks file's ``tools:`` shape:
+        ``{"run_shell": {"as": "Bash", "input": {"command": "cmd"}}}``."""
+        for mapping in parse_mappings(tools):
+            self.map_tool(mapping.runtime, mapping.harness, mapping.input)
 
     def add_hooks(self, entries: Iterable[HookEntry]) -> None:
         """Add configured hooks after those already present."""
@@ -277,14 +320,16 @@ class Kernel:
     async def dispatch(self, event: SeamEvent, session: Session) -> Verdict:
         """Run every contributor of ``event``'s seam and fold their answers into its verdict."""
         seam = event.seam
-        selected: list[tuple[_Group, list[HookEntry]]] = []
+        selected: list[tuple[_Group, list[HookEntry], SeamEvent]] = []
+        mapped = bool(self.tools) and seam in _TOOL_SEAMS
         for group in self._index.get(seam, ()):
             native = group.native
             if group.ambiguous and group.dialect.native_event(event) != native:
                 continue
-            chosen = group.dialect.select(group.entries, event, native, session.info)
+            view = self._view(event, group.dialect) if mapped else event
+            chosen = group.dialect.select(group.entries, view, native, session.info)
             if chosen:
-                selected.append((group, chosen))
+                selected.append((group, chosen, view))
         impls = self._impls.get(seam)
         if impls is None:
             impls = self._seam_impls(seam)
@@ -316,53 +361,103 @@ class Kernel:
             self._audit_call("seam_verdict", event=event, session=session, verdict=verdict)
         return verdict
 
-    async def _run_hooks(self, selected: list[tuple[_Group, list[HookEntry]]], event: SeamEvent,
-                         session: Session, reports: list[HookReport]) -> list[Answer]:
+    def _view(self, event: SeamEvent, dialect: Dialect) -> SeamEvent:
+        """``event`` as ``dialect``'s hooks see it: each mapped tool under the harness's name
+        and in its shape (the event itself when no tool of it is mapped)."""
+        if isinstance(event, ev.ToolBatch):
+            calls: list[Mapping[str, Any]] = []
+            for call in event.tool_calls:
+                mapping = self.tools.get(str(call.get("tool_name")))
+                if mapping is None:
+                    calls.append(call)
+                    continue
+                name, tool_input = dialect.tools.view(
+                    mapping.harness, mapping.to_harness(call.get("tool_input") or {}))
+                calls.append({**call, "tool_name": name, "tool_input": tool_input})
+            return attrs.evolve(event, tool_calls=tuple(calls)) if calls != list(
+                event.tool_calls) else event
+        runtime = getattr(event, "tool_name", None)
+        mapping = self.tools.get(runtime) if isinstance(runtime, str) else None
+        if mapping is None:
+            return event
+        name, tool_input = dialect.tools.view(
+            mapping.harness, mapping.to_harness(getattr(event, "tool_input", {})))
+        changes: dict[str, Any] = {"tool_name": name, "tool_input": tool_input}
+        return attrs.evolve(event, **changes)
+
+    def _unview(self, answer: Answer, event: SeamEvent, view: SeamEvent,
+                dialect: Dialect) -> Answer:
+        """A hook's answer with its rewrite carried back from the harness's shape to the
+        runtime's argument names; a rewrite that cannot be carried back refuses the call
+        (the hook asked for a different call than the one that would run)."""
+        if answer.updated_input is None or view is event:
+            return answer
+        mapping = self.tools.get(getattr(event, "tool_name", ""))
+        if mapping is None:
+            return answer
+        viewed = str(getattr(view, "tool_name", ""))
+        back = dialect.tools.unview(mapping.harness, viewed, answer.updated_input)
+        if back is None:
+            why = (f"the hook rewrote the {viewed} call into a form that runtime tool "
+                   f"{mapping.runtime!r} (mapped as {mapping.harness}) cannot take")
+            return attrs.evolve(answer, decision=Decision.DENY, reason=why, updated_input=None,
+                                diagnostics=(*answer.diagnostics, why))
+        shape = dialect.tools.shape(mapping.harness) or next(
+            (s for i in self._dialects.values() if (s := i.dialect.tools.shape(
+                mapping.harness))), None)
+        return attrs.evolve(answer, updated_input=mapping.to_runtime(
+            back, known=shape.fields if shape else ()))
+
+    async def _run_hooks(self, selected: list[tuple[_Group, list[HookEntry], SeamEvent]],
+                         event: SeamEvent, session: Session,
+                         reports: list[HookReport]) -> list[Answer]:
         """Run the selected external hooks; answers come back in finish order, as each
         dialect's ``combine`` arranged them."""
         if not selected:
             return []
         done: list[tuple[_Group, HookEntry, Answer, HookReport]] = []
 
-        async def one(group: _Group, entry: HookEntry) -> None:
-            answer, report = await self._run_hook(group.dialect, group.native, entry, event,
+        async def one(group: _Group, entry: HookEntry, view: SeamEvent) -> None:
+            answer, report = await self._run_hook(group.dialect, group.native, entry, view,
                                                   session)
+            if view is not event:
+                answer = self._unview(answer, event, view, group.dialect)
             done.append((group, entry, answer, report))
 
-        async def serial(group: _Group, entries: list[HookEntry]) -> None:
+        async def serial(group: _Group, entries: list[HookEntry], view: SeamEvent) -> None:
             for entry in entries:
-                await one(group, entry)
+                await one(group, entry, view)
 
-        foreground: list[tuple[_Group, list[HookEntry]]] = []
-        for group, entries in selected:
+        foreground: list[tuple[_Group, list[HookEntry], SeamEvent]] = []
+        for group, entries, view in selected:
             fg = [e for e in entries if not e.background]
             for entry in entries:
                 if entry.background:
                     session.spawn_background(self._run_background, group.dialect, group.native,
-                                             entry, event, session)
+                                             entry, view, session)
             if fg:
-                foreground.append((group, fg))
+                foreground.append((group, fg, view))
         if len(foreground) == 1 and len(foreground[0][1]) == 1:
-            group, entries = foreground[0]
-            await one(group, entries[0])
+            group, entries, view = foreground[0]
+            await one(group, entries[0], view)
         else:
             async with anyio.create_task_group() as tg:
-                for group, entries in foreground:
+                for group, entries, view in foreground:
                     if group.dialect.parallel:
                         for entry in entries:
-                            tg.start_soon(one, group, entry)
+                            tg.start_soon(one, group, entry, view)
                     else:
-                        tg.start_soon(serial, group, entries)
+                        tg.start_soon(serial, group, entries, view)
         reports.extend(r for *_, r in done)
         # Each dialect combines its own answers (Dialect.combine); groups keep finish order.
         last = {id(g): i for i, (g, *_) in enumerate(done)}
         answers: list[Answer] = []
-        for group, _ in sorted(selected, key=lambda s: last.get(id(s[0]), -1)):
+        for group, _, view in sorted(selected, key=lambda s: last.get(id(s[0]), -1)):
             results = [(e, a) for g, e, a, _ in done if g is group]
             if not results:
                 continue
             try:
-                answers.extend(group.dialect.combine(group.native, event, session.info,
+                answers.extend(group.dialect.combine(group.native, view, session.info,
                                                      results))
             except Exception:  # a dialect bug must not crash the host
                 log.exception("dialect %s cannot combine answers", group.dialect.name)

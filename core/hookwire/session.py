@@ -21,14 +21,17 @@ import contextvars
 import logging
 import os
 import uuid
-from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import anyio.lowlevel
 import attrs
 
 from hookwire import events as ev
+from hookwire import problems as _problems
 from hookwire.events import Seam, SeamEvent, SessionInfo
+from hookwire.hosts import HostProfile
 from hookwire.verdicts import Answer, Decision, Halt, Verdict
 
 if TYPE_CHECKING:
@@ -63,11 +66,15 @@ class Session:
     """One agent session. Create it with :meth:`Kernel.session`.
 
     ``max_stop_blocks`` caps how many times in a row stop hooks may keep one turn going
-    (``None``: no cap, as Codex; a host may set Claude Code's documented cap).
+    (``None``: no cap, as Codex; a host may set Claude Code's documented cap). ``host`` (a
+    :class:`~hookwire.hosts.HostProfile` or a declared host's name) and ``tools`` (the names of
+    the runtime's tools, also given later with :meth:`declare_tools`) let the session say which
+    configured hooks can never run here: see :attr:`problems`.
     """
 
     def __init__(self, kernel: Kernel, info: SessionInfo | None = None, *,
-                 max_stop_blocks: int | None = None, **fields: Any) -> None:
+                 max_stop_blocks: int | None = None, host: HostProfile | str | None = None,
+                 tools: Iterable[str] | None = None, **fields: Any) -> None:
         if info is None:
             cwd = str(fields.pop("cwd", None) or os.getcwd())
             info = SessionInfo(
@@ -80,6 +87,18 @@ class Session:
             info = attrs.evolve(info, **fields)
         self.kernel = kernel
         self.info = info
+        if isinstance(host, str):
+            hosts = kernel.hosts
+            if host not in hosts:
+                raise ValueError(f"unknown host {host!r} (declared: {', '.join(sorted(hosts))})")
+            host = hosts[host]
+        self.host: HostProfile | None = host
+        self.tool_names: tuple[str, ...] | None = tuple(tools) if tools is not None else None
+        #: Why configured hooks cannot run in this session (config problems, events the host
+        #: never emits, matchers that match none of its tools, prompts outside a turn); each is
+        #: logged once as a warning on the ``hookwire`` logger. Filled when the session starts.
+        self.problems: tuple[_problems.Problem, ...] = ()
+        self._turns_seen = False
         self.max_stop_blocks = max_stop_blocks
         self.halted: Halt | None = None
         self.prompt_id: str | None = None
@@ -96,7 +115,34 @@ class Session:
     async def __aenter__(self) -> Session:
         self._tg_cm = anyio.create_task_group()
         self._tg = await self._tg_cm.__aenter__()
+        self.check()
         return self
+
+    def check(self) -> tuple[_problems.Problem, ...]:
+        """Find (again) every reason a configured hook cannot run in this session, log the
+        ones not logged before, and return them (also kept in :attr:`problems`)."""
+        kernel = self.kernel
+        found = [_problems.from_config(p) for p in kernel.config_problems]
+        # an event with no seam is already one config problem per file: not once per hook
+        said = {(p.location.file, p.event) for p in kernel.config_problems}
+        found += [p for p in _problems.hook_problems(
+            kernel.hooks, {n: i.dialect for n, i in kernel.dialects.items()}, self.host,
+            self.tool_names, kernel.tools)
+            if not (p.kind is _problems.ProblemKind.NO_SEAM and p.entry is not None
+                    and (p.entry.location.file, p.entry.event) in said)]
+        found += [p for p in self.problems if p.kind is _problems.ProblemKind.PROMPT_OUTSIDE_TURN]
+        self.problems = tuple(found)
+        _problems.log_new(self.problems, kernel.logged_problems)
+        return self.problems
+
+    def declare_tools(self, names: Iterable[str]) -> tuple[_problems.Problem, ...]:
+        """The runtime's tools (by the names it calls them), once the host knows them: hooks
+        whose matcher can match none of them are reported (:attr:`problems`, logged)."""
+        names = tuple(dict.fromkeys([*(self.tool_names or ()), *names]))
+        if names == self.tool_names:
+            return self.problems
+        self.tool_names = names
+        return self.check()
 
     async def __aexit__(self, *exc: object) -> None:
         tg, cm = self._tg, self._tg_cm
@@ -140,6 +186,7 @@ class Session:
         if current is not None and current.session is self:
             yield current
             return
+        self._turns_seen = True
         origin = TurnOrigin(session=self, prompt_id=prompt_id or str(uuid.uuid4()))
         token = _ORIGIN.set(origin)
         try:
@@ -151,7 +198,26 @@ class Session:
 
     async def session_start(self, source: str = "startup", **fields: Any) -> Verdict:
         """Fire ``session_start``. Any ``prompt_submit`` waits until it has finished."""
+        done = self._start_done
+        if done is None or done.is_set():
+            done = self._start_done = anyio.Event()
+        return await self._session_start(done, source, fields)
+
+    def session_start_soon(self, source: str = "startup", **fields: Any) -> None:
+        """Fire ``session_start`` in the session's task group without waiting for it (a host
+        that starts its session hooks in the background). The first ``prompt_submit`` still
+        waits until they have finished."""
         done = self._start_done = anyio.Event()
+        if self._tg is None:
+            done.set()
+            log.warning("session_start skipped: use the session as `async with` to start it "
+                        "in the background")
+            return
+        self._tg.start_soon(self._session_start, done, source, fields)
+
+    async def _session_start(self, done: anyio.Event, source: str,
+                             fields: dict[str, Any]) -> Verdict:
+        self.check()
         try:
             return await self.dispatch(ev.SessionStart(source=source, **fields))
         finally:
@@ -167,6 +233,8 @@ class Session:
         """
         origin = origin or _ORIGIN.get()
         if origin is None or origin.session is not self:
+            if not self._turns_seen:
+                self._outside_turn()
             return Verdict(seam=Seam.PROMPT_SUBMIT,
                            diagnostics=("internal turn: prompt_submit not fired",))
         if origin.consumed:
@@ -177,6 +245,10 @@ class Session:
         origin.consumed = True
         origin.done = anyio.Event()
         try:
+            if self._start_done is None:
+                # a session_start the host started in the background (`start_soon`) may not
+                # have begun yet: let it begin, so it gates this prompt as it must
+                await anyio.lowlevel.checkpoint()
             if self._start_done is not None:
                 await self._start_done.wait()
             self.prompt_id = origin.prompt_id
@@ -200,6 +272,25 @@ class Session:
         finally:
             origin.done.set()
         return origin.verdict
+
+    def _outside_turn(self) -> None:
+        """``prompt_submit`` was called with no turn ever opened: if prompt hooks exist they
+        silently never fire, so say so once."""
+        hooks = [e for e in self.kernel.hooks
+                 if (d := self.kernel.dialects.get(e.dialect)) is not None
+                 and (spec := d.dialect.events.get(e.event)) is not None
+                 and spec.seam is Seam.PROMPT_SUBMIT]
+        if not hooks or any(p.kind is _problems.ProblemKind.PROMPT_OUTSIDE_TURN
+                            for p in self.problems):
+            return
+        problem = _problems.Problem(
+            kind=_problems.ProblemKind.PROMPT_OUTSIDE_TURN,
+            message=f"prompt_submit was called outside `session.turn()`: {len(hooks)} prompt "
+                    f"hook(s) ({', '.join(sorted({f'{e.dialect} {e.event}' for e in hooks}))}) "
+                    "did not fire. Open a turn at the runtime's entry point (`with "
+                    "session.turn(): ...`) or use `session.user_prompt(...)`")
+        self.problems = (*self.problems, problem)
+        _problems.log_new((problem,), self.kernel.logged_problems)
 
     async def user_prompt(self, prompt: str, **fields: Any) -> Verdict:
         """A turn's ingress and its submission at once, for hosts with a single entry point."""

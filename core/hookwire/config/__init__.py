@@ -50,9 +50,26 @@ def install(kernel: Any, cwd: str | Path | None = None, env: Mapping[str, str] |
         log.warning("%s:%s: %s (hook left out)", item.file, item.line, item.problem)
     for problem in found.warnings:
         log.warning("%s", problem)
+    _map_tools(kernel, config)
     kernel.add_hooks(found.entries)
     trust.install(kernel, store if store is not None else trust.TrustStore(env=env))
     return found
+
+
+def _map_tools(kernel: Any, config: Config) -> None:
+    """Every file's ``tools:`` mappings, global first (a project's mapping of the same runtime
+    tool replaces the global one); a mapping no installed dialect can take is an error at its
+    line."""
+    errors: list[ConfigError] = []
+    for loaded in config.files:
+        for name, spec in loaded.document.tools.items():
+            try:
+                kernel.map_tools({name: spec})
+            except ConfigError as exc:
+                errors.append(ConfigError(f"{exc.message} @ $.tools.{name}", file=loaded.path,
+                                          line=loaded.line(("tools", name))))
+    if errors:
+        raise ConfigFileError(errors)
 
 
 __all__ = [

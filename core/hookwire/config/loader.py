@@ -37,6 +37,7 @@ from hookwire.config.model import (
     pointer,
 )
 from hookwire.errors import ConfigError
+from hookwire.tools import parse_mappings
 
 PROJECT_DIR = ".hookwire"
 FILE_NAME = "hooks.yaml"
@@ -353,6 +354,11 @@ def _validate(doc: HooksFile) -> list[tuple[str, DocPath]]:
     if doc.version != VERSION:
         errors.append((f"unsupported version {doc.version} (this hookwire reads version "
                        f"{VERSION})", ("version",)))
+    for name, spec in doc.tools.items():
+        try:
+            parse_mappings({name: spec})
+        except ConfigError as exc:
+            errors.append((exc.message, ("tools", name)))
     for i, src in enumerate(doc.sources):
         if not src.dialect:
             errors.append(("`dialect` must not be empty", ("sources", i, "dialect")))

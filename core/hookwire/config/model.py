@@ -64,9 +64,11 @@ class HookSpec:
 
 @attrs.frozen(kw_only=True)
 class HooksFile:
-    """The whole document."""
+    """The whole document. ``tools`` maps runtime tools onto harness tools, in the shape of
+    :meth:`hookwire.Kernel.map_tools` (``{run_shell: {as: Bash, input: {command: cmd}}}``)."""
 
     version: int = VERSION
+    tools: Mapping[str, Any] = attrs.field(factory=dict)
     sources: tuple[SourceSpec, ...] = ()
     hooks: tuple[HookSpec, ...] = ()
 

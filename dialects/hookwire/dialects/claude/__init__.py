@@ -16,12 +16,21 @@ from typing import Any, ClassVar
 
 import attrs
 
-from hookwire.dialect import ConfigResult, Dialect, EventSpec, HookEntry, Provenance
+from hookwire.dialect import (
+    ConfigProblem,
+    ConfigResult,
+    Dialect,
+    EventSpec,
+    HookEntry,
+    Location,
+    Provenance,
+)
 from hookwire.dialects.claude import env as _env
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude import outcome as _outcome
 from hookwire.dialects.claude import payload as _payload
 from hookwire.dialects.claude import rules as _rules
+from hookwire.dialects.claude import tools as _tools
 from hookwire.dialects.claude.events import (
     DEFAULT_TIMEOUT,
     EVENT_TIMEOUTS,
@@ -30,9 +39,11 @@ from hookwire.dialects.claude.events import (
     SESSION_END_BUDGET,
     TOOL_EVENTS,
 )
+from hookwire.errors import ConfigError
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.hookspecs import hookimpl
 from hookwire.runner import Command, Outcome
+from hookwire.tools import Vocabulary
 from hookwire.verdicts import Answer
 
 __all__ = ["ClaudeDialect", "plugin"]
@@ -50,6 +61,7 @@ class ClaudeDialect(Dialect):
     harness: ClassVar[str] = "Claude Code 2.1.332"
     events: ClassVar[Mapping[str, EventSpec]] = EVENTS
     parallel: ClassVar[bool] = True
+    tools: ClassVar[Vocabulary] = _tools.VOCABULARY
 
     def __init__(self) -> None:
         self._disable: dict[str, tuple[str, bool]] = {}
@@ -59,9 +71,15 @@ class ClaudeDialect(Dialect):
 
     def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER
                     ) -> ConfigResult:
+        return self._read(Path(path), provenance=provenance)
+
+    def _read(self, path: Path, *, provenance: Provenance, home: Path | None = None,
+              plugin_root: Path | None = None) -> ConfigResult:
+        """Read one file and record its ``disableAllHooks`` for :meth:`hooks_disabled`."""
         from hookwire.dialects.claude import config as _config  # cattrs: only when reading
 
-        result = _config.read_file(Path(path), provenance=provenance)
+        result = _config.read_file(path, provenance=provenance, home=home,
+                                   plugin_root=plugin_root)
         value = result.settings.get("disableAllHooks")
         if value is None:
             self._disable.pop(str(path), None)
@@ -69,16 +87,95 @@ class ClaudeDialect(Dialect):
             self._disable[str(path)] = (result.settings["scope"], value)
         return result
 
-    def read_settings(self, sources: Sequence[tuple[Path, Provenance]]) -> ConfigResult:
-        """Read several files (e.g. :func:`config.discover`'s list) into one result."""
+    def read_settings(self, sources: Sequence[tuple[Path, Provenance]], *,
+                      home: Path | None = None, strict: bool = True) -> ConfigResult:
+        """Read several files (e.g. :func:`config.discover`'s list) into one result.
+
+        ``settings`` of the result: the resolved ``disableAllHooks`` and ``enabledPlugins``
+        (each file's object merged by settings precedence, a higher level overriding a lower
+        one per plugin). ``strict=False``: a file that cannot be read becomes an ``error``
+        problem (Claude Code skips such a file) instead of raising.
+        """
+        from hookwire.dialects.claude.config import SCOPE_RANK
+
         entries: list[HookEntry] = []
         problems: list[Any] = []
+        enabled: list[tuple[int, Mapping[str, bool]]] = []
         for path, provenance in sources:
-            result = self.read_config(path, provenance=provenance)
+            try:
+                result = self._read(Path(path), provenance=provenance, home=home)
+            except ConfigError as exc:
+                if strict:
+                    raise
+                problems.append(ConfigProblem(
+                    message=f"{exc.message}: file skipped, as Claude Code skips it",
+                    location=Location(file=exc.file or str(path), line=exc.line),
+                    severity="error"))
+                continue
             entries.extend(result.entries)
             problems.extend(result.problems)
+            enabled.append((SCOPE_RANK[result.settings["scope"]],
+                            result.settings.get("enabledPlugins") or {}))
+        merged: dict[str, bool] = {}
+        for _, plugins in sorted(enabled, key=lambda rp: rp[0]):
+            merged.update(plugins)
         return ConfigResult(entries=tuple(entries), problems=tuple(problems),
-                            settings={"disableAllHooks": self.hooks_disabled()})
+                            settings={"disableAllHooks": self.hooks_disabled(),
+                                      "enabledPlugins": merged})
+
+    def discover(self, project_dir: Path, *, home: Path | None = None,
+                 plugins: Sequence[str | Path] = ()) -> ConfigResult:
+        """Every hook Claude Code would load for a session launched in ``project_dir``, in its
+        order: user ``settings.json`` (in ``$CLAUDE_CONFIG_DIR``, else ``<home>/.claude``),
+        project ``.claude/settings.json``, local ``.claude/settings.local.json``, then the
+        plugins those files enable (``enabledPlugins``), found through the plugin registry
+        and cache in the user folder, then the plugin roots in ``plugins`` (as
+        ``--plugin-dir``). ``disableAllHooks`` is recorded per file and resolved at selection
+        as Claude Code resolves it; ``settings`` of the result give the resolved value and
+        the enabled plugins. Unreadable files become ``error`` problems."""
+        from hookwire.dialects.claude import config as _config
+
+        config = _config.config_dir(home)
+        project = Path(project_dir)
+        result = self.read_settings(_config.discover(project, home=home, config=config),
+                                    home=home, strict=False)
+        entries = list(result.entries)
+        problems = list(result.problems)
+        enabled = result.settings["enabledPlugins"]
+        records, trouble = _config.installed_plugins(config)
+        problems.extend(trouble)
+        roots: list[Path] = []
+        for plugin_id, on in enabled.items():
+            if not on:
+                continue
+            root = _config.plugin_root(plugin_id, config, project, records)
+            if root is None:
+                problems.append(ConfigProblem(
+                    message=f"plugin {plugin_id!r} is enabled but not installed in "
+                            f"{config / 'plugins'}: its hooks are not loaded (Claude Code "
+                            "cannot load it either)", location=Location(file=str(config)),
+                    severity="error"))
+            else:
+                roots.append(root)
+        roots.extend(Path(p) for p in plugins)
+        for root in roots:
+            files, trouble = _config.plugin_hook_files(root)
+            problems.extend(trouble)
+            for path in files:
+                try:
+                    found = self._read(path, provenance=Provenance.PLUGIN, home=home,
+                                       plugin_root=root)
+                except ConfigError as exc:
+                    problems.append(ConfigProblem(
+                        message=f"{exc.message}: plugin hooks file skipped",
+                        location=Location(file=exc.file or str(path), line=exc.line),
+                        severity="error"))
+                    continue
+                entries.extend(found.entries)
+                problems.extend(found.problems)
+        return ConfigResult(entries=tuple(entries), problems=tuple(problems),
+                            settings={"disableAllHooks": self.hooks_disabled(),
+                                      "enabledPlugins": dict(enabled)})
 
     def hooks_disabled(self, scope: str = "user") -> bool:
         """Whether ``disableAllHooks`` turns off hooks of ``scope`` (``managed`` hooks only
@@ -133,6 +230,9 @@ class ClaudeDialect(Dialect):
             selected = _session_end_budget(selected)
         return selected
 
+    def matches_tool(self, entry: HookEntry, native: str, tool_name: str) -> bool:
+        return _matcher_test(entry.matcher, native in NARROW_MATCHER_EVENTS)(tool_name)
+
     def _tests(self, entries: Sequence[HookEntry], native: str
                ) -> list[tuple[HookEntry, Callable[[str | None], bool]]]:
         """Each entry with its compiled matcher test, computed once per entry sequence (the
@@ -147,6 +247,14 @@ class ClaudeDialect(Dialect):
             self._compiled.clear()
         self._compiled[id(entries)] = (entries, tests)
         return tests
+
+    def matcher_problem(self, entry: HookEntry) -> str | None:
+        """Why ``entry``'s matcher never matches: an invalid JavaScript regular expression
+        (events without a matcher ignore it)."""
+        spec = EVENTS.get(entry.event)
+        if spec is None or spec.matcher_field is None:
+            return None
+        return _matcher.check(entry.matcher, narrow=entry.event in NARROW_MATCHER_EVENTS)
 
     # -- running -------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ divergence is ``docs/dialects/codex.md``.
 from __future__ import annotations
 
 import logging
+import os
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -19,10 +20,12 @@ from hookwire import events as hev
 from hookwire.dialect import ConfigResult, Dialect, EventSpec, HookEntry, Provenance
 from hookwire.dialects.codex import config, matcher, outcome, payload, trust
 from hookwire.dialects.codex import events as ev
+from hookwire.dialects.codex import tools as _tools
 from hookwire.errors import EventDataError, UnknownEventError
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.hookspecs import hookimpl
 from hookwire.runner import Command, Outcome
+from hookwire.tools import Vocabulary
 from hookwire.verdicts import Answer
 
 log = logging.getLogger("hookwire")
@@ -48,6 +51,7 @@ class CodexDialect(Dialect):
     events: ClassVar[Mapping[str, EventSpec]] = ev.EVENTS
     parallel: ClassVar[bool] = True
     background_delivery: ClassVar[str] = "next_turn"  # async hooks: context at the next turn
+    tools: ClassVar[Vocabulary] = _tools.VOCABULARY
 
     def __init__(self, *, codex_home: str | Path | None = None,
                  shell: Sequence[str] | None = None,
@@ -68,10 +72,21 @@ class CodexDialect(Dialect):
         return config.read_file(path, provenance=provenance, states=states,
                                 managed=provenance is Provenance.MANAGED)
 
-    def discover(self, cwd: str | Path, *, plugins: Iterable[tuple[str, Path]] = (),
+    def discover(self, project_dir: str | Path, *, home: Path | None = None,
+                 plugins: Iterable[tuple[str, Path]] = (),
                  system_dir: Path | None = Path("/etc/codex")) -> ConfigResult:
-        """Every hook Codex would load in ``cwd`` (system, user, project layers, plugins)."""
-        return config.discover(cwd, codex_home=self.home, system_dir=system_dir,
+        """Every hook Codex would load in ``project_dir``, in Codex's order: system
+        ``/etc/codex`` (managed), user ``$CODEX_HOME``, project ``.codex/`` folders from the
+        repository root down (trusted projects only), then ``plugins``
+        (``(plugin_id, root)`` pairs). Each hook carries its trust state from the user
+        ``config.toml``; untrusted and disabled ones load but do not run. The Codex home is the
+        one given to the dialect, else ``$CODEX_HOME``, else ``<home>/.codex`` (``home``: the
+        user's home directory, default the real one)."""
+        codex_home = self.codex_home
+        if codex_home is None:
+            codex_home = trust.codex_home() if home is None or os.environ.get("CODEX_HOME") \
+                else Path(home) / ".codex"
+        return config.discover(project_dir, codex_home=codex_home, system_dir=system_dir,
                                plugins=plugins)
 
     def trust_status(self, entry: HookEntry) -> trust.TrustStatus:
@@ -94,6 +109,17 @@ class CodexDialect(Dialect):
             command = trust.trust_command(str(opts["key"]), str(opts["hash"]), self.home)
             return False, f"{status.value}: trust it with `{command}`"
         return True, status.value
+
+    def matcher_problem(self, entry: HookEntry) -> str | None:
+        """Why Codex would skip ``entry`` for its matcher: not a valid Rust regex (events
+        without a matcher ignore it)."""
+        if entry.event in ev.MATCHERLESS:
+            return None
+        try:
+            matcher.validate(entry.matcher)
+        except matcher.MatcherError as exc:
+            return f"matcher {entry.matcher!r} is not a valid Rust regex ({exc}); Codex skips it"
+        return None
 
     # -- dispatch ------------------------------------------------------------------------------
 
@@ -121,6 +147,9 @@ class CodexDialect(Dialect):
         return Command(shell=entry.command, shell_argv=self.shell or payload.user_shell(),
                        stdin=stdin, env=env, cwd=session.cwd, timeout=timeout)
 
+    def matches_tool(self, entry: HookEntry, native: str, tool_name: str) -> bool:
+        return _matches_tool(entry.matcher, tool_name)
+
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome_: Outcome) -> Answer:
         return outcome.interpret(entry, event, native, outcome_)
@@ -139,6 +168,10 @@ class CodexDialect(Dialect):
             raise EventDataError(f"{native} is a Codex event no hookwire host emits",
                                  path="$")
         return wire_event(native, data)
+
+
+def _matches_tool(matcher_: str | None, tool_name: str) -> bool:
+    return matcher.matches(matcher_, ev.matcher_inputs(tool_name))
 
 
 def _matcher_inputs(native: str, event: SeamEvent) -> tuple[str, ...]:

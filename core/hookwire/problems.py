@@ -1,0 +1,142 @@
+"""Why a configured hook will not run: found when a session starts, logged, never silent.
+
+A hook that cannot run (its event never emitted by the host, its matcher able to match none of
+the host's tools, its config broken) is a guard the user believes is on and is not. A session
+computes its :class:`Problem` list when it starts (and again when the host declares its tools)
+and logs each one once as a warning on the ``hookwire`` logger; adapters expose the list.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from hookwire.dialect import ConfigProblem, Dialect, HookEntry, Location
+from hookwire.events import Seam
+from hookwire.tools import ToolMap, guess
+
+if TYPE_CHECKING:
+    from hookwire.hosts import HostProfile
+
+log = logging.getLogger("hookwire")
+
+#: Seams whose matcher is tested against a tool name.
+TOOL_SEAMS = frozenset({Seam.TOOL_PRE, Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.APPROVE})
+
+
+class ProblemKind(enum.StrEnum):
+    """What is wrong."""
+
+    CONFIG = "config"                    #: a config file (or part of it) could not be read
+    NO_SEAM = "no seam"                  #: hookwire has no seam for the hook's event
+    NOT_EMITTED = "not emitted"          #: the host never fires the hook's event
+    NO_TOOL_MATCHES = "no tool matches"  #: the matcher can match none of the host's tools
+    PROMPT_OUTSIDE_TURN = "prompt outside turn"  #: prompt hooks skipped: no turn was open
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@attrs.frozen(kw_only=True)
+class Problem:
+    """One reason something configured will not run: ``kind``, a ``message`` for a person,
+    where it is written (``location``) and the ``entry`` it concerns, if one."""
+
+    kind: ProblemKind
+    message: str
+    location: Location | None = None
+    entry: HookEntry | None = attrs.field(default=None, eq=False)
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location and self.location.file else ""
+        return f"{where}{self.message}"
+
+
+def from_config(problem: ConfigProblem) -> Problem:
+    """A config reader's problem as a session problem."""
+    event = f" [{problem.event}]" if problem.event else ""
+    return Problem(kind=ProblemKind.CONFIG, message=f"{problem.message}{event}",
+                   location=problem.location)
+
+
+def _what(entry: HookEntry) -> str:
+    matcher = f" matcher {entry.matcher!r}" if entry.matcher is not None else ""
+    return f"{entry.dialect} {entry.event} hook{matcher} `{entry.display}`"
+
+
+def hook_problems(entries: Iterable[HookEntry], dialects: Mapping[str, Dialect],
+                  host: HostProfile | None, tools: Sequence[str] | None,
+                  tool_map: ToolMap) -> list[Problem]:
+    """The hooks among ``entries`` that cannot run for ``host`` (``None``: unknown, every seam
+    assumed) with the runtime ``tools`` it declared (``None``: not declared, not checked)."""
+    out: list[Problem] = []
+    for entry in entries:
+        dialect = dialects.get(entry.dialect)
+        if dialect is None:
+            continue
+        spec = dialect.events.get(entry.event)
+        if spec is None or spec.seam is None:
+            out.append(Problem(kind=ProblemKind.NO_SEAM, location=entry.location, entry=entry,
+                               message=f"{_what(entry)} never runs: hookwire has no seam for "
+                                       f"{entry.dialect} event {entry.event}"))
+            continue
+        if host is not None and not host.emits(spec.seam):
+            why = host.missing.get(spec.seam)
+            out.append(Problem(kind=ProblemKind.NOT_EMITTED, location=entry.location,
+                               entry=entry,
+                               message=f"{_what(entry)} never runs: host {host.name} does not "
+                                       f"emit {spec.seam.value}" + (f" ({why})" if why else "")))
+            continue
+        if tools is None or spec.seam not in TOOL_SEAMS or entry.matcher in (None, "", "*"):
+            continue
+        seen = [tool_map.harness_name(t, dialect.tools) for t in tools]
+        if any(dialect.matches_tool(entry, entry.event, name) for name in seen):
+            continue
+        out.append(Problem(kind=ProblemKind.NO_TOOL_MATCHES, location=entry.location,
+                           entry=entry, message=_unmatched(entry, dialect, tools, seen, host)))
+    return out
+
+
+def _unmatched(entry: HookEntry, dialect: Dialect, tools: Sequence[str], seen: Sequence[str],
+               host: HostProfile | None) -> str:
+    who = f"host {host.name}" if host is not None else "the host"
+    shown = ", ".join(f"{t} (seen as {s})" if s != t else t for t, s in zip(tools, seen,
+                                                                             strict=True))
+    text = (f"{_what(entry)} can match none of the tools {who} declared: "
+            f"{shown or '(no tools)'}")
+    fix = suggest(entry, dialect, tools)
+    if fix:
+        text += f". If one of them is that tool, map it once, e.g. in the hooks file: {fix}"
+    return text
+
+
+def suggest(entry: HookEntry, dialect: Dialect, tools: Sequence[str]) -> str | None:
+    """A ``tools:`` mapping that would let ``entry`` match one of ``tools`` (the tool whose
+    name suggests a harness tool its matcher selects), as hooks-file text."""
+    vocabulary = dialect.tools
+    targets = [name for name in vocabulary.tools
+               if dialect.matches_tool(entry, entry.event, name)]
+    if not targets:
+        return None
+    runtime = next((t for t in tools if guess(t) in targets), None)
+    harness = guess(runtime) if runtime is not None else targets[0]
+    assert harness is not None
+    shape = vocabulary.shape(harness)
+    fields = ", ".join(f"{f}: <{runtime or 'tool'}'s argument>" for f in (
+        shape.required if shape else ()))
+    inputs = f", input: {{{fields}}}" if fields else ""
+    return f"`tools: {{{runtime or '<runtime tool>'}: {{as: {harness}{inputs}}}}}`"
+
+
+def log_new(problems: Iterable[Problem], seen: set[Any]) -> None:
+    """Log each problem not logged before (``seen`` remembers them) as a warning."""
+    for problem in problems:
+        key = (problem.kind, problem.message, problem.location)
+        if key in seen:
+            continue
+        seen.add(key)
+        log.warning("%s", problem)
