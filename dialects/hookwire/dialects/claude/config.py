@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -109,6 +109,16 @@ def make_converter() -> cattrs.Converter:
 CONVERTER = make_converter()
 
 
+def config_dir(home: str | Path | None = None, env: Mapping[str, str] | None = None) -> Path:
+    """Claude Code's user folder: ``$CLAUDE_CONFIG_DIR`` when set, else ``<home>/.claude``
+    (``home``: the user's home directory, default the real one)."""
+    env = os.environ if env is None else env
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return Path(os.path.expanduser(configured))
+    return (Path(home) if home is not None else Path(os.path.expanduser("~"))) / ".claude"
+
+
 def scope_of(path: Path, home: Path | None = None) -> str:
     """Which settings level ``path`` is, from its name and place."""
     home = home or Path(os.path.expanduser("~"))
@@ -116,6 +126,8 @@ def scope_of(path: Path, home: Path | None = None) -> str:
         return "plugin"
     if path.name == "managed-settings.json" or path.parent.name == "managed-settings.d":
         return "managed"
+    if path.name == "settings.json" and _same(path.parent, config_dir(home)):
+        return "user"
     if path.parent.name == ".claude" and path.name == "settings.local.json":
         return "local"
     if path.parent.name == ".claude" and path.name == "settings.json":
@@ -149,7 +161,7 @@ def plugin_info(root: Path) -> tuple[str, Path]:
     except (OSError, ValueError):
         pass
     safe = re.sub(r"[^A-Za-z0-9_.-]", "-", name)
-    return name, Path(os.path.expanduser("~")) / ".claude" / "plugins" / "data" / safe
+    return name, config_dir() / "plugins" / "data" / safe
 
 
 @attrs.define
@@ -315,10 +327,12 @@ def _subpath(at: str, base: str) -> JPath:
 
 
 def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
-              home: Path | None = None) -> ConfigResult:
+              home: Path | None = None, plugin_root: Path | None = None) -> ConfigResult:
     """Read the hooks of one settings file, plugin ``hooks.json`` or plugin ``plugin.json``.
 
-    ``settings`` of the result: ``scope`` and ``disableAllHooks`` (``None`` when unset).
+    ``plugin_root``: the file belongs to the plugin installed there (needed for hook files a
+    manifest names outside ``hooks/hooks.json``). ``settings`` of the result: ``scope``,
+    ``disableAllHooks`` (``None`` when unset) and ``enabledPlugins`` (``{}`` when unset).
     """
     file = str(path)
     try:
@@ -334,8 +348,8 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
                           line=exc.lineno) from None
     if not isinstance(data, dict):
         raise ConfigError("a Claude Code settings file must be a JSON object", file=file, line=1)
-    scope = scope_of(path, home)
-    root = _plugin_root(path)
+    root = plugin_root if plugin_root is not None else _plugin_root(path)
+    scope = "plugin" if root is not None else scope_of(path, home)
     plugin = None
     if root is not None:
         name, data_dir = plugin_info(root)
@@ -354,7 +368,7 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
                 reader.problem("plugin `hooks` paths must be strings", ("hooks", i),
                                severity="error")
                 continue
-            sub = read_file(root / rel, provenance=provenance, home=home)
+            sub = read_file(root / rel, provenance=provenance, home=home, plugin_root=root)
             reader.entries.extend(sub.entries)
             reader.problems.extend(sub.problems)
     elif hooks is not None:
@@ -362,22 +376,33 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
     if disable and scope != "plugin":
         reader.problem("disableAllHooks is true: no hook runs unless a higher settings level "
                        "sets it back to false", ("disableAllHooks",))
+    enabled: dict[str, bool] = {}
+    plugins = data.get("enabledPlugins") if scope != "plugin" else None
+    if isinstance(plugins, dict):
+        enabled = {k: v for k, v in plugins.items() if isinstance(v, bool)}
+    elif plugins is not None:
+        reader.problem("`enabledPlugins` must be an object of plugin ids; ignored",
+                       ("enabledPlugins",), severity="error")
     return ConfigResult(entries=tuple(reader.entries), problems=tuple(reader.problems),
-                        settings={"scope": scope, "disableAllHooks": disable})
+                        settings={"scope": scope, "disableAllHooks": disable,
+                                  "enabledPlugins": enabled})
 
 
 def discover(project_dir: str | Path, *, home: str | Path | None = None,
              managed: str | Path | None = None, settings: Iterable[str | Path] = (),
-             plugins: Iterable[str | Path] = ()) -> list[tuple[Path, Provenance]]:
+             plugins: Iterable[str | Path] = (),
+             config: str | Path | None = None) -> list[tuple[Path, Provenance]]:
     """The files Claude Code would read for a session launched in ``project_dir``, in order.
 
-    ``settings`` are ``--settings``-style files, ``plugins`` plugin roots. Missing files are
-    left out. Only ``project_dir`` itself is looked at, never its parents (as observed).
+    ``config`` is Claude Code's user folder (default :func:`config_dir`: ``$CLAUDE_CONFIG_DIR``,
+    else ``<home>/.claude``). ``settings`` are ``--settings``-style files, ``plugins`` plugin
+    roots. Missing files are left out. Only ``project_dir`` itself is looked at, never its
+    parents (as observed).
     """
-    home_p = Path(home) if home is not None else Path(os.path.expanduser("~"))
+    user = Path(config) if config is not None else config_dir(home)
     proj = Path(project_dir)
     found: list[tuple[Path, Provenance]] = [
-        (home_p / ".claude" / "settings.json", Provenance.LIVE),
+        (user / "settings.json", Provenance.LIVE),
         (proj / ".claude" / "settings.json", Provenance.LIVE),
         (proj / ".claude" / "settings.local.json", Provenance.LIVE),
     ]
@@ -387,3 +412,107 @@ def discover(project_dir: str | Path, *, home: str | Path | None = None,
     for root in plugins:
         found.append((Path(root) / "hooks" / "hooks.json", Provenance.PLUGIN))
     return [(p, prov) for p, prov in found if p.is_file()]
+
+
+# -- installed plugins ---------------------------------------------------------------------------
+
+
+def installed_plugins(config: Path) -> tuple[dict[str, list[Mapping[str, Any]]],
+                                             list[ConfigProblem]]:
+    """The install records of ``<config>/plugins/installed_plugins.json`` by plugin id
+    (``name@marketplace``): version 2 lists records per id, version 1 has one record per id.
+    A missing file is no record; an unreadable one is a problem."""
+    path = config / "plugins" / "installed_plugins.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, []
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return {}, [ConfigProblem(message=f"cannot read the plugin registry: {exc}; installed "
+                                  "plugins are looked up in the plugin cache only",
+                                  location=Location(file=str(path)), severity="error")]
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    if not isinstance(plugins, dict):
+        return {}, []
+    records: dict[str, list[Mapping[str, Any]]] = {}
+    for plugin_id, value in plugins.items():
+        items = value if isinstance(value, list) else [value]
+        records[plugin_id] = [r for r in items if isinstance(r, dict)]
+    return records, []
+
+
+def plugin_root(plugin_id: str, config: Path, project_dir: Path,
+                records: Mapping[str, Sequence[Mapping[str, Any]]]) -> Path | None:
+    """Where the enabled plugin ``plugin_id`` is installed: the ``installPath`` of its record
+    (one made for ``project_dir`` first, then a user-wide one, then any), else its folder in
+    the plugin cache ``<config>/plugins/cache/<marketplace>/<name>/<version>/`` (the most
+    recently written version). ``None``: not on disk."""
+    candidates = list(records.get(plugin_id, ()))
+    project = os.path.abspath(project_dir)
+
+    def rank(record: Mapping[str, Any]) -> int:
+        path = record.get("projectPath")
+        if isinstance(path, str) and os.path.abspath(path) == project:
+            return 0
+        return 1 if record.get("scope", "user") == "user" else 2
+
+    for record in sorted(candidates, key=rank):
+        path = record.get("installPath")
+        if isinstance(path, str) and Path(path).is_dir():
+            return Path(path)
+    name, _, market = plugin_id.partition("@")
+    if not name or not market:
+        return None
+    folder = config / "plugins" / "cache" / market / name
+    if _is_plugin(folder):
+        return folder
+    try:
+        versions = [d for d in folder.iterdir() if d.is_dir() and _is_plugin(d)]
+    except OSError:
+        return None
+    return max(versions, key=lambda d: d.stat().st_mtime) if versions else None
+
+
+def _is_plugin(folder: Path) -> bool:
+    return (folder / ".claude-plugin" / "plugin.json").is_file() or \
+        (folder / "hooks" / "hooks.json").is_file()
+
+
+def plugin_hook_files(root: Path) -> tuple[list[Path], list[ConfigProblem]]:
+    """The hook files of the plugin at ``root``, in load order: ``hooks/hooks.json``, then the
+    manifest when it declares ``hooks`` (inline, or paths to further files). A manifest path
+    that names ``hooks/hooks.json`` again is reported and not read twice."""
+    files: list[Path] = []
+    problems: list[ConfigProblem] = []
+    default = root / "hooks" / "hooks.json"
+    if default.is_file():
+        files.append(default)
+    manifest = root / ".claude-plugin" / "plugin.json"
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return files, problems
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    if hooks is None:
+        return files, problems
+    if not isinstance(hooks, (str, list)):
+        files.append(manifest)  # inline hooks: read from the manifest itself
+        return files, problems
+    for i, rel in enumerate([hooks] if isinstance(hooks, str) else hooks):
+        if not isinstance(rel, str):
+            continue  # reported when the manifest itself is read by name
+        path = root / rel
+        if _same(path, default) and default in files:
+            problems.append(ConfigProblem(
+                message=f"the manifest names {rel!r}, the hooks file every plugin loads "
+                        "already: not loaded twice", location=Location(
+                            file=str(manifest), pointer=f"$.hooks[{i}]"
+                            if isinstance(hooks, list) else "$.hooks")))
+            continue
+        if path.is_file():
+            files.append(path)
+        else:
+            problems.append(ConfigProblem(
+                message=f"hooks file {rel!r} named by the manifest does not exist",
+                location=Location(file=str(manifest)), severity="error"))
+    return files, problems
