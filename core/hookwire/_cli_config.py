@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -39,9 +40,14 @@ def add_commands(sub: Any) -> None:
     tr.set_defaults(handler=cmd_trust)
 
     ck = sub.add_parser("check", help="say, for every configured hook, whether it runs for a "
-                                      "host: runs / untrusted / not emitted / invalid")
+                                      "host: runs / untrusted / not emitted / invalid / "
+                                      "missing / not executable / disabled")
     ck.add_argument("--host", default="reference", help="the host to check for "
                                                         "(default: reference)")
+    ck.add_argument("--strict", action="store_true",
+                    help="exit 1 when any hook will not run (not only when one is invalid)")
+    ck.add_argument("--json", action="store_true",
+                    help="print one JSON document: every hook with its status, and counts")
     ck.set_defaults(handler=cmd_check)
 
 
@@ -104,6 +110,70 @@ def _pin_now(kernel: Any, entry: Any, root: str) -> Any:
 
 # -- check --------------------------------------------------------------------------------------
 
+#: Every status ``check`` gives a hook; only ``runs`` runs.
+STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not executable",
+            "disabled")
+
+
+def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str) -> tuple[str, str]:
+    """``(status, detail)`` of one loaded entry for ``host``."""
+    from hookwire import trust
+
+    dialect = kernel.dialect(entry.dialect)
+    spec = dialect.events.get(entry.event)
+    provenance = entry.provenance.value
+    if spec is None or spec.seam is None:
+        return "not emitted", f"hookwire has no seam for {entry.dialect} event {entry.event}"
+    if not host.emits(spec.seam):
+        why = host.missing.get(spec.seam)
+        return "not emitted", (f"host {host.name} does not emit {spec.seam.value}"
+                               + (f": {why}" if why else ""))
+    problem = dialect.matcher_problem(entry)
+    if problem is not None:
+        return "invalid", problem
+    harness_ok, harness_why = (trust.dialect_trust(kernel, entry) if trust.needs_trust(entry)
+                               else (None, ""))
+    if harness_ok is False:
+        status = "disabled" if harness_why.startswith("disabled") else "untrusted"
+        return status, f"{provenance}, {entry.dialect}'s own trust record: {harness_why}"
+    command = trust.sample_command(entry, dialect, project_dir=root)
+    broken = trust.cannot_run(command)
+    if broken is not None:
+        return broken
+    if harness_ok is True:
+        return "runs", f"{provenance}, {entry.dialect}'s own trust record: {harness_why}"
+    if not trust.needs_trust(entry):
+        return "runs", provenance
+    pin = trust.resolve(command)[0]
+    state = trust.state_of(entry, store, pin)
+    rid = trust.hook_id(entry)
+    if state == trust.TrustState.TRUSTED:
+        return "runs", f"{provenance}, trusted, id {rid}"
+    if state == trust.TrustState.CHANGED:
+        record = store.get(rid)
+        assert record is not None
+        return "untrusted", (f"{provenance}, {trust.difference(record.pin, pin)}; "
+                             f"re-approve with `hookwire trust {rid}`")
+    return "untrusted", f"{provenance}, pending approval: `hookwire trust {rid}`"
+
+
+def _row(status: str, item: Any, detail: str) -> dict[str, Any]:
+    from hookwire import trust
+
+    entry = item.entry
+    command: Any = None
+    if entry is not None:
+        command = entry.command if isinstance(entry.command, str) else list(entry.command)
+    return {
+        "status": status, "file": item.file, "line": item.line,
+        "dialect": entry.dialect if entry is not None else item.dialect,
+        "event": entry.event if entry is not None else item.event,
+        "matcher": entry.matcher if entry is not None else None,
+        "command": command, "detail": detail,
+        "provenance": entry.provenance.value if entry is not None else None,
+        "id": trust.hook_id(entry) if entry is not None else None,
+    }
+
 
 def cmd_check(args: argparse.Namespace) -> int:
     from hookwire import trust
@@ -114,65 +184,62 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         config = _load()
     except ConfigFileError as exc:
+        if args.json:
+            print(json.dumps({"host": host.name, "error": "a hooks file is invalid", "errors": [
+                {"file": e.file, "line": e.line, "event": e.event, "entry": e.entry,
+                 "message": e.message} for e in getattr(exc, "errors", (exc,))]}, indent=2))
+            return EXIT_USAGE
         return _print_file_errors(exc)
-    if not config.files:
+    counts = dict.fromkeys(STATUSES, 0)
+    rows: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    foreign = [] if config.files else _foreign_configs(Path.cwd())
+    if not config.files and not args.json:
         print("no hooks files: neither the global file nor a project .hookwire/hooks.yaml "
               "exists")
-        for dialect, path in _foreign_configs(Path.cwd()):
+        for dialect, path in foreign:
             print(f"found {path}: nothing runs from it until it is listed under `sources:` "
                   f"in .hookwire/hooks.yaml or imported with `hookwire import {dialect}`")
         return EXIT_OK
-    found = collect(kernel, config)
+    found = collect(kernel, config) if config.files else None
     store = trust.TrustStore()
     root = config.project_root or os.getcwd()
-    counts = {"runs": 0, "untrusted": 0, "not emitted": 0, "invalid": 0}
-    for item in found.items:
+    for item in found.items if found is not None else ():
+        if item.entry is None:
+            status, detail = "invalid", str(item.problem)
+        else:
+            status, detail = _status(kernel, host, item.entry, store, root)
+        counts[status] += 1
+        row = _row(status, item, detail)
+        rows.append(row)
+        if args.json:
+            continue
         where = _where(item.file, item.line)
         if item.entry is None:
-            counts["invalid"] += 1
             ev = f"{item.dialect}:{item.event}  " if item.event else ""
-            print(f"invalid     {where}  {ev}— {item.problem}")
-            continue
-        entry = item.entry
-        spec = kernel.dialect(entry.dialect).events.get(entry.event)
-        detail = entry.provenance.value
-        if spec is None or spec.seam is None:
-            status = "not emitted"
-            detail = f"hookwire has no seam for {entry.dialect} event {entry.event}"
-        elif not host.emits(spec.seam):
-            status = "not emitted"
-            why = host.missing.get(spec.seam)
-            detail = f"host {host.name} does not emit {spec.seam.value}" + (
-                f": {why}" if why else "")
-        elif trust.needs_trust(entry) and trust.dialect_trust(kernel, entry)[0] is not None:
-            harness_ok, why = trust.dialect_trust(kernel, entry)
-            status = "runs" if harness_ok else "untrusted"
-            detail = f"{detail}, {entry.dialect}'s own trust record: {why}"
-        elif trust.needs_trust(entry):
-            pin = _pin_now(kernel, entry, root)
-            state = trust.state_of(entry, store, pin)
-            rid = trust.hook_id(entry)
-            if state == trust.TrustState.TRUSTED:
-                status, detail = "runs", f"{detail}, trusted, id {rid}"
-            elif state == trust.TrustState.CHANGED:
-                record = store.get(rid)
-                assert record is not None
-                status = "untrusted"
-                detail = (f"{detail}, {trust.difference(record.pin, pin)}; "
-                          f"re-approve with `hookwire trust {rid}`")
-            else:
-                status = "untrusted"
-                detail = f"{detail}, pending approval: `hookwire trust {rid}`"
+            print(f"{status:<11} {where}  {ev}— {detail}")
         else:
-            status = "runs"
-        counts[status] += 1
-        print(f"{status:<11} {where}  {_what(entry)}  ({detail})")
-    for problem in found.warnings:
-        print(f"warning     {_where(problem.location.file, problem.location.line)}  "
-              f"{problem.message}")
-    print(f"{sum(counts.values())} hooks for host {host.name}: "
-          + ", ".join(f"{n} {k}" for k, n in counts.items()))
-    return EXIT_PROBLEMS if counts["invalid"] else EXIT_OK
+            print(f"{status:<11} {where}  {_what(item.entry)}  ({detail})")
+    for problem in found.warnings if found is not None else ():
+        warnings.append({"file": problem.location.file, "line": problem.location.line,
+                         "message": problem.message})
+        if not args.json:
+            print(f"warning     {_where(problem.location.file, problem.location.line)}  "
+                  f"{problem.message}")
+    not_running = sum(n for k, n in counts.items() if k != "runs")
+    if args.json:
+        print(json.dumps({
+            "host": host.name, "hooks": rows, "warnings": warnings,
+            "summary": {"total": len(rows), "not running": not_running, **counts},
+            "unread": [{"dialect": d, "path": str(p)} for d, p in foreign],
+        }, indent=2, ensure_ascii=False))
+    else:
+        shown = {k: n for k, n in counts.items() if n or k in STATUSES[:4]}
+        print(f"{sum(counts.values())} hooks for host {host.name}: "
+              + ", ".join(f"{n} {k}" for k, n in shown.items()))
+    if counts["invalid"] or (args.strict and not_running):
+        return EXIT_PROBLEMS
+    return EXIT_OK
 
 
 # -- trust --------------------------------------------------------------------------------------

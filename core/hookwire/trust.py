@@ -28,6 +28,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -60,6 +61,8 @@ INTERPRETERS = frozenset({
 #: Interpreter options after which there is no script file (inline code or a module).
 _INLINE = frozenset({"-c", "-e", "-m", "--eval", "-p", "--print", "-E"})
 _MAX_SIZE = 64 * 1024 * 1024
+#: An interpreter operand that names a script file (a path, or a name with an extension).
+_SCRIPT_LIKE = re.compile(r"/|\.[A-Za-z0-9]{1,5}$")
 
 
 class TrustState:
@@ -171,6 +174,8 @@ def _target(argv: Sequence[str], command: Command,
             script = os.path.join(command.cwd or os.getcwd(), arg)
             if os.path.isfile(script):
                 return os.path.realpath(script), real, offset + i, ""
+            if _SCRIPT_LIKE.search(arg):  # the interpreter itself is pinned; say what is amiss
+                return real, None, offset, f"{arg!r} not found (the script {argv[0]} runs)"
             break
     return real, None, offset, ""
 
@@ -210,6 +215,25 @@ def resolve(command: Command) -> tuple[Pin, bytes | None]:
         return Pin(path=path, interpreter=interp, index=index,
                    note=f"cannot read: {exc.strerror or exc}"), None
     return Pin(path=path, digest=digest_of(data), interpreter=interp, index=index), data
+
+
+def cannot_run(command: Command) -> tuple[str, str] | None:
+    """Why ``command`` cannot start, as ``(status, detail)``: ``missing`` when its program, or
+    the script its interpreter runs, does not exist; ``not executable`` when the file it
+    executes is not executable. ``None`` when it can start, or when only a shell could tell
+    (shell text with pipes, variables ...). Resolves exactly as :func:`resolve` pins."""
+    argv, _ = command_argv(command)
+    if argv is None:
+        return None
+    path, interp, _, note = _target(argv, command)
+    where = f" (in {command.cwd})" if command.cwd else ""
+    if path is None:
+        return "missing", f"{note}{where}"
+    if interp is None and note:
+        return "missing", f"{note}{where}"
+    if interp is None and (os.path.isdir(path) or not os.access(path, os.X_OK)):
+        return "not executable", f"{path} is not an executable file"
+    return None
 
 
 # -- records --------------------------------------------------------------------------------------
@@ -447,11 +471,14 @@ class TrustGate:
             self._dir = tempfile.mkdtemp(prefix="hookwire-trusted-")  # 0700, ours alone
             weakref.finalize(self, shutil.rmtree, self._dir, True)
         assert pin.digest is not None and pin.path is not None
-        folder = os.path.join(self._dir, pin.digest[7:39])
+        # A file executed itself keeps its lack of an execute bit: the copy must not run
+        # where the harness would fail with "permission denied".
+        executable = pin.interpreter is not None or os.access(pin.path, os.X_OK)
+        folder = os.path.join(self._dir, pin.digest[7:39] + ("" if executable else "-r"))
         target = os.path.join(folder, os.path.basename(pin.path))
         if not os.path.exists(target):
             os.makedirs(folder, mode=0o700, exist_ok=True)
-            atomic_write(target, data, mode=0o500)
+            atomic_write(target, data, mode=0o500 if executable else 0o400)
         return target
 
 
