@@ -149,3 +149,34 @@ def test_imported_entries_load_as_imported_and_keep_options(tmp_path: Path) -> N
     assert [e.provenance for e in entries] == [Provenance.IMPORTED, Provenance.IMPORTED]
     assert entries[0].options["onFailure"] == "block"
     assert textwrap.dedent(target.read_text()).startswith("# hookwire hooks file")
+
+
+codex_only = pytest.mark.skipif("codex" not in Kernel().dialects,
+                                reason="the codex dialect is not installed")
+
+
+@codex_only
+def test_codex_import_keeps_what_runs_and_drops_codex_trust_state(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    path = tmp_path / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh --strict", "statusMessage": "checking",
+             "additionalContextLimit": 100}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}]}],
+    }}))
+    (tmp_path / "codex-home").mkdir()
+    (tmp_path / "codex-home" / "config.toml").write_text(
+        f'[hooks.state.{json.dumps(f"{path}:stop:0:0")}]\nenabled = false\n')
+    result = translate(Kernel(), "codex", path)
+    (guard,) = result.entries
+    assert guard == {"dialect": "codex", "event": "PreToolUse", "matcher": "Bash",
+                     "type": "command", "command": ["./guard.sh", "--strict"],
+                     "timeout": 600.0,
+                     "options": {"status_message": "checking", "context_limit": 100},
+                     "source": "imported:codex"}
+    stop = [r for r in result.rows if r.event == "Stop"]
+    assert [(r.status, "enabled = false" in (r.reason or "")) for r in stop] == [
+        ("rejected", True)]
