@@ -48,7 +48,7 @@ def typecheck(session: nox.Session) -> None:
     """mypy --strict, configured in pyproject.toml ``[tool.mypy]``, over all three slices."""
     # The adapters' runtimes too (as .ci/run installs them): without them mypy sees their base
     # classes and decorators as Any and every adapter module fails --strict.
-    session.install("-e", ".[test,pydantic-ai,langchain]", "mypy")
+    session.install("-e", ".[test,pydantic-ai,langchain,openai-agents]", "mypy")
     # mypy does not merge pkgutil-style namespace slices: `-p hookwire` resolves to core alone
     # and would skip every dialect and plugin without a word. Name each slice.
     targets = ("-p", "hookwire", "-p", "hookwire.dialects", "-p", "hookwire.plugins")

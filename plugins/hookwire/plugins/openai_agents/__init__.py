@@ -1,0 +1,21 @@
+"""hookwire for the OpenAI Agents SDK: a runner that runs hooks at the agent loop's seams.
+
+``from hookwire.plugins.openai_agents import Hookwire`` needs
+``pip install 'hookwire[openai-agents]'``; the host profile (:mod:`.profile`) does not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hookwire.plugins._adapters import PromptBlocked, RunHalted
+
+__all__ = ["Hookwire", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Hookwire", "ToolBatchBlocked"):
+        from hookwire.plugins.openai_agents import runner
+
+        return getattr(runner, name)
+    raise AttributeError(name)
