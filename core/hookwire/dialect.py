@@ -11,7 +11,8 @@ Third parties subclass :class:`Dialect` in their own distribution and return an 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -123,6 +124,16 @@ class ConfigResult:
     settings: Mapping[str, Any] = attrs.field(factory=dict)
 
 
+@attrs.frozen(kw_only=True)
+class Prepared:
+    """One hook made ready to run: the ``command`` (process, stdin, environment, timeout) and
+    ``interpret``, which turns its :class:`~hookwire.Outcome` into the hook's
+    :class:`~hookwire.Answer` by the harness's rules (it never raises for a bad hook)."""
+
+    command: Command
+    interpret: Callable[[Outcome], Answer]
+
+
 class Dialect:
     """Base class of every dialect. Subclasses set the class attributes and override the methods.
 
@@ -191,6 +202,14 @@ class Dialect:
             return re.search(entry.matcher, tool_name) is not None
         except re.error:
             return False
+
+    def prepare(self, entry: HookEntry, event: SeamEvent, native: str,
+                session: SessionInfo) -> Prepared:
+        """The one call the kernel makes per hook before running it: the command and the
+        interpreter of its outcome. The default pairs :meth:`command` with :meth:`interpret`;
+        a dialect may override it to share work between the two."""
+        return Prepared(command=self.command(entry, event, native, session),
+                        interpret=functools.partial(self.interpret, entry, event, native))
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:

@@ -161,13 +161,10 @@ class Session:
             return
         self._tg.start_soon(fn, *args)
 
-    def _defer(self, answer: Answer) -> None:
-        """Keep a background hook's contexts for the next user turn's verdict."""
+    def defer(self, answer: Answer) -> None:
+        """Keep a background hook's contexts and system messages for the next user turn's
+        verdict (a dialect whose ``background_delivery`` is ``"next_turn"``)."""
         self._deferred.append(answer)
-
-    def _note_halt(self, halt: Halt) -> None:
-        if self.halted is None:
-            self.halted = halt
 
     def set_cwd(self, cwd: str) -> None:
         """The session's current directory changed (a tool ran ``cd``)."""
@@ -175,7 +172,10 @@ class Session:
 
     async def dispatch(self, event: SeamEvent) -> Verdict:
         """Dispatch any seam event (the per-seam methods below build it for you)."""
-        return await self.kernel.dispatch(event, self)
+        verdict = await self.kernel.dispatch(event, self)
+        if verdict.halt is not None and self.halted is None:
+            self.halted = verdict.halt  # sticky: the first halt stands
+        return verdict
 
     # -- turn origin ---------------------------------------------------------------------------
 

@@ -228,3 +228,46 @@ def guess(runtime: str) -> str | None:
         if pattern.search(runtime):
             return harness
     return None
+
+
+def view_event(event: Any, tools: ToolMap, vocabulary: Vocabulary) -> Any:
+    """``event`` as the hooks of ``vocabulary``'s harness see it: each mapped tool under the
+    harness's name and in its shape (``event`` itself when none of its tools is mapped).
+    ``tool_batch`` events map each of their calls."""
+    calls = getattr(event, "tool_calls", None)
+    if calls is not None:
+        viewed: list[Mapping[str, Any]] = []
+        for call in calls:
+            mapping = tools.get(str(call.get("tool_name")))
+            if mapping is None:
+                viewed.append(call)
+                continue
+            name, tool_input = vocabulary.view(
+                mapping.harness, mapping.to_harness(call.get("tool_input") or {}))
+            viewed.append({**call, "tool_name": name, "tool_input": tool_input})
+        return attrs.evolve(event, tool_calls=tuple(viewed)) if viewed != list(calls) else event
+    runtime = getattr(event, "tool_name", None)
+    mapping = tools.get(runtime) if isinstance(runtime, str) else None
+    if mapping is None:
+        return event
+    name, tool_input = vocabulary.view(mapping.harness,
+                                       mapping.to_harness(getattr(event, "tool_input", {})))
+    return attrs.evolve(event, tool_name=name, tool_input=tool_input)
+
+
+def unview_input(updated: Mapping[str, Any], event: Any, view: Any, tools: ToolMap,
+                 vocabulary: Vocabulary, shapes: Iterable[Vocabulary] = ()
+                 ) -> dict[str, Any] | str:
+    """A hook's rewrite of the call it saw as ``view`` carried back to the runtime's argument
+    names of ``event``'s tool, or, when it cannot be, the reason why (a string)."""
+    mapping = tools.get(str(getattr(event, "tool_name", "")))
+    if mapping is None:
+        return dict(updated)
+    viewed = str(getattr(view, "tool_name", ""))
+    back = vocabulary.unview(mapping.harness, viewed, updated)
+    if back is None:
+        return (f"the hook rewrote the {viewed} call into a form that runtime tool "
+                f"{mapping.runtime!r} (mapped as {mapping.harness}) cannot take")
+    shape = vocabulary.shape(mapping.harness) or next(
+        (s for v in shapes if (s := v.shape(mapping.harness)) is not None), None)
+    return mapping.to_runtime(back, known=shape.fields if shape else ())

@@ -1,0 +1,333 @@
+"""The dispatch loop of one seam event: select → prepare → run → interpret → combine → native
+plugins → fold.
+
+External hooks run before native plugins on pre seams and after them on post seams (design:
+"Order on one tool call"). Each hook costs its dialect two calls: :meth:`Dialect.prepare` and
+the prepared ``interpret``; ``select`` and ``combine`` are once per group of hooks. The session
+the loop is handed owns what outlives the call: background work and deferred answers.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import attrs
+
+from hookwire import runner
+from hookwire.audit import Invocation, InvocationResult, next_id
+from hookwire.dialect import Dialect, HookEntry
+from hookwire.errors import PluginError
+from hookwire.events import CONTINUE_SEAMS, POST_SEAMS, Seam, SeamEvent
+from hookwire.fold import fold
+from hookwire.index import Group, Index
+from hookwire.registry import Registry
+from hookwire.tools import ToolMap, unview_input, view_event
+from hookwire.verdicts import (
+    KERNEL,
+    Answer,
+    Decision,
+    HookReport,
+    Source,
+    SourceKind,
+    Verdict,
+    plain_verdict,
+)
+
+if TYPE_CHECKING:
+    from hookwire.session import Session
+
+log = logging.getLogger("hookwire")
+
+#: Seams whose answers carry a tool input that chains from one contributor to the next.
+INPUT_SEAMS = frozenset({Seam.TOOL_PRE, Seam.APPROVE})
+#: Seams whose events name a tool (or, for tool_batch, several): what a tool mapping rewrites.
+TOOL_SEAMS = frozenset({Seam.TOOL_PRE, Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.APPROVE,
+                        Seam.TOOL_BATCH})
+#: Seams on which a failing plugin with a closed failure policy refuses.
+_BLOCKABLE = frozenset({Seam.PROMPT_SUBMIT, Seam.PRE_COMPACT})
+
+#: What the trust gate returns for a hook (see :attr:`Dispatcher.trust_gate`).
+TrustDecision = Answer | Callable[[runner.Command], "runner.Command | Answer"] | None
+
+_EMPTY = {seam: Verdict(seam=seam) for seam in Seam}
+_Selected = tuple[Group, list[HookEntry], SeamEvent]
+
+
+class Dispatcher:
+    """Runs one seam event through the configured hooks and the native plugins."""
+
+    def __init__(self, registry: Registry, index: Index, tools: ToolMap,
+                 output_cap: int) -> None:
+        self.registry = registry
+        self.index = index
+        self.tools = tools
+        self.output_cap = output_cap
+        #: Called for each hook about to run (the trust tier, :mod:`hookwire.trust`, plugs in
+        #: here). ``None``: run it. An Answer: do not run it, use the Answer. A callable: run
+        #: it only through that check, which gets the built :class:`~hookwire.Command` and
+        #: returns the Command to run (e.g. rewritten to a verified private copy) or an Answer
+        #: to use instead; a check that raises runs nothing.
+        self.trust_gate: Callable[[HookEntry, Seam], TrustDecision] | None = None
+
+    async def dispatch(self, event: SeamEvent, session: Session) -> Verdict:
+        """Every contributor of ``event``'s seam, folded into its verdict."""
+        seam = event.seam
+        registry = self.registry
+        selected: list[_Selected] = []
+        mapped = bool(self.tools) and seam in TOOL_SEAMS
+        for group in self.index.groups(seam):
+            native = group.native
+            if group.ambiguous and group.dialect.native_event(event) != native:
+                continue
+            view = view_event(event, self.tools, group.dialect.tools) if mapped else event
+            chosen = group.dialect.select(group.entries, view, native, session.info)
+            if chosen:
+                selected.append((group, chosen, view))
+        impls = registry.impls.get(seam)
+        if impls is None:
+            impls = registry.seam_impls(seam)
+        original = getattr(event, "tool_input", None) if seam in INPUT_SEAMS else None
+        if not selected and not impls:
+            # the hot path: nothing to run (no hook matched, no plugin implements the seam)
+            verdict = plain_verdict(seam, original) if original is not None else _EMPTY[seam]
+            if registry.audit:
+                registry.audit_call("seam_verdict", event=event, session=session,
+                                    verdict=verdict)
+            return verdict
+
+        reports: list[HookReport] = []
+        if seam in POST_SEAMS:
+            answers = await self._run_plugins(impls, event, session)
+            answers += await self._run_hooks(selected, event, session, reports)
+        else:
+            answers = await self._run_hooks(selected, event, session, reports)
+            if not any(_stops_chain(seam, a) for a in answers):
+                running = event
+                if seam in INPUT_SEAMS:
+                    for a in answers:
+                        if a.updated_input is not None:
+                            running = _with_input(event, a.updated_input)
+                answers += await self._run_plugins(impls, running, session)
+        verdict = fold(seam, answers, original_input=original, hooks=reports)
+        if registry.audit:
+            registry.audit_call("seam_verdict", event=event, session=session, verdict=verdict)
+        return verdict
+
+    # -- external hooks ------------------------------------------------------------------------
+
+    async def _run_hooks(self, selected: list[_Selected], event: SeamEvent, session: Session,
+                         reports: list[HookReport]) -> list[Answer]:
+        """Run the selected external hooks; answers come back in finish order, as each
+        dialect's ``combine`` arranged them."""
+        if not selected:
+            return []
+        done: list[tuple[Group, HookEntry, Answer, HookReport]] = []
+
+        async def one(group: Group, entry: HookEntry, view: SeamEvent) -> None:
+            answer, report = await self._run_hook(group.dialect, group.native, entry, view,
+                                                  session)
+            if view is not event and answer.updated_input is not None:
+                answer = self._carry_back(answer, event, view, group.dialect)
+            done.append((group, entry, answer, report))
+
+        async def serial(group: Group, entries: list[HookEntry], view: SeamEvent) -> None:
+            for entry in entries:
+                await one(group, entry, view)
+
+        foreground: list[_Selected] = []
+        for group, entries, view in selected:
+            fg = [e for e in entries if not e.background]
+            for entry in entries:
+                if entry.background:
+                    session.spawn_background(self._run_background, group.dialect, group.native,
+                                             entry, view, session)
+            if fg:
+                foreground.append((group, fg, view))
+        if len(foreground) == 1 and len(foreground[0][1]) == 1:
+            group, entries, view = foreground[0]
+            await one(group, entries[0], view)
+        else:
+            async with anyio.create_task_group() as tg:
+                for group, entries, view in foreground:
+                    if group.dialect.parallel:
+                        for entry in entries:
+                            tg.start_soon(one, group, entry, view)
+                    else:
+                        tg.start_soon(serial, group, entries, view)
+        reports.extend(r for *_, r in done)
+        # Each dialect combines its own answers (Dialect.combine); groups keep finish order.
+        last = {id(g): i for i, (g, *_) in enumerate(done)}
+        answers: list[Answer] = []
+        for group, _, view in sorted(selected, key=lambda s: last.get(id(s[0]), -1)):
+            results = [(e, a) for g, e, a, _ in done if g is group]
+            if not results:
+                continue
+            try:
+                answers.extend(group.dialect.combine(group.native, view, session.info,
+                                                     results))
+            except Exception:  # a dialect bug must not crash the host
+                log.exception("dialect %s cannot combine answers", group.dialect.name)
+                answers.extend(a for _, a in results)
+        return answers
+
+    def _carry_back(self, answer: Answer, event: SeamEvent, view: SeamEvent,
+                    dialect: Dialect) -> Answer:
+        """The rewrite of a hook that saw a mapped tool, in the runtime's argument names; one
+        that cannot be carried back refuses the call (the hook asked for another call than
+        the one that would run)."""
+        assert answer.updated_input is not None
+        back = unview_input(answer.updated_input, event, view, self.tools, dialect.tools,
+                            self.registry.vocabularies().values())
+        if isinstance(back, str):
+            return attrs.evolve(answer, decision=Decision.DENY, reason=back, updated_input=None,
+                                diagnostics=(*answer.diagnostics, back))
+        return attrs.evolve(answer, updated_input=back)
+
+    async def _run_background(self, dialect: Dialect, native: str, entry: HookEntry,
+                              event: SeamEvent, session: Session) -> None:
+        """A background hook: nobody waits for it; only its contexts and system messages may
+        count, at the next turn, when the dialect delivers them (``background_delivery``)."""
+        answer, _ = await self._run_hook(dialect, native, entry, event, session)
+        if dialect.background_delivery == "next_turn" and (answer.contexts
+                                                          or answer.system_messages):
+            session.defer(Answer(contexts=answer.contexts,
+                                 system_messages=answer.system_messages, source=answer.source))
+
+    async def _run_hook(self, dialect: Dialect, native: str, entry: HookEntry,
+                        event: SeamEvent, session: Session) -> tuple[Answer, HookReport]:
+        source = Source(kind=SourceKind.HOOK, name=entry.display, dialect=dialect.name,
+                        event=native)
+        gate = self.trust_gate(entry, event.seam) if self.trust_gate is not None else None
+        check = None
+        if gate is not None and not isinstance(gate, Answer):
+            check, gate = gate, None  # a trusted hook: its command is checked once it is built
+        if gate is not None:
+            return _refused(gate, source, dialect, native, entry)
+        started = time.perf_counter()
+        try:
+            prepared = dialect.prepare(entry, event, native, session.info)
+            command = prepared.command
+            if command.output_cap != self.output_cap:
+                command = attrs.evolve(command, output_cap=self.output_cap)
+        except Exception as exc:  # a dialect bug must not crash the host
+            log.exception("dialect %s cannot build the command of %s", dialect.name, entry)
+            diag = f"cannot build the command: {exc!r}"
+            return Answer(diagnostics=(diag,), source=source), HookReport(
+                dialect=dialect.name, event=native, command=entry.display,
+                outcome="error", diagnostics=(diag,))
+        if check is not None:
+            try:
+                checked = check(command)
+            except Exception as exc:  # fail closed: a check that cannot decide runs nothing
+                log.exception("trust check of %s failed", entry)
+                checked = Answer(diagnostics=(f"trust check failed: {exc!r}",))
+            if isinstance(checked, Answer):
+                return _refused(checked, source, dialect, native, entry)
+            command = checked
+        audit = self.registry.audit
+        invocation = Invocation(id=next_id(), seam=event.seam, source=source,
+                                session_id=session.info.session_id, native_event=native,
+                                entry=entry, command=command)
+        if audit:
+            self.registry.audit_call("hook_invoked", invocation=invocation)
+        outcome = await runner.run(command)
+        try:
+            answer = prepared.interpret(outcome)
+        except Exception as exc:
+            log.exception("dialect %s cannot interpret the outcome of %s", dialect.name, entry)
+            answer = Answer(diagnostics=(f"cannot interpret the outcome: {exc!r}",))
+        if answer.source is KERNEL:
+            answer = attrs.evolve(answer, source=source)
+        report = HookReport(
+            dialect=dialect.name, event=native, command=entry.display,
+            outcome=outcome.kind.value, exit_code=outcome.exit_code, signal=outcome.signal,
+            timed_out=outcome.kind is runner.OutcomeKind.TIMED_OUT,
+            duration_ms=outcome.duration_ms or (time.perf_counter() - started) * 1000,
+            decision=answer.decision, diagnostics=answer.diagnostics,
+        )
+        if audit:
+            self.registry.audit_call("hook_result", result=InvocationResult(
+                invocation=invocation, answer=answer, outcome=outcome, report=report))
+        return answer, report
+
+    # -- native plugins ------------------------------------------------------------------------
+
+    async def _run_plugins(self, impls: Sequence[Any], event: SeamEvent,
+                           session: Session) -> list[Answer]:
+        seam = event.seam
+        registry = self.registry
+        answers: list[Answer] = []
+        for impl in impls:
+            source = Source(kind=SourceKind.PLUGIN, name=impl.plugin_name)
+            invocation = None
+            if registry.audit:
+                invocation = Invocation(id=next_id(), seam=seam, source=source,
+                                        session_id=session.info.session_id)
+                registry.audit_call("hook_invoked", invocation=invocation)
+            args = {"event": event, "session": session}
+            error: BaseException | None = None
+            try:
+                result = impl.function(*[args[name] for name in impl.argnames])
+                if inspect.isawaitable(result):
+                    result = await result
+                if result is not None and not isinstance(result, Answer):
+                    raise TypeError(f"returned {type(result).__name__}, not an Answer or None")
+            except Exception as exc:
+                error = PluginError(impl.plugin_name, seam.value, exc)
+                log.warning("%s", error)
+                result = _plugin_failure(seam, impl.plugin, error, source)
+            if invocation is not None:
+                registry.audit_call("hook_result", result=InvocationResult(
+                    invocation=invocation, answer=result or Answer(source=source), error=error))
+            if result is None:
+                continue
+            if result.source is KERNEL:
+                result = attrs.evolve(result, source=source)
+            answers.append(result)
+            if _stops_chain(seam, result):
+                break
+            if seam in INPUT_SEAMS and result.updated_input is not None:
+                event = _with_input(event, result.updated_input)
+        return answers
+
+
+def _refused(answer: Answer, source: Source, dialect: Dialect, native: str,
+             entry: HookEntry) -> tuple[Answer, HookReport]:
+    """The answer and report of a hook the trust gate did not let run."""
+    return attrs.evolve(answer, source=source), HookReport(
+        dialect=dialect.name, event=native, command=entry.display, outcome="untrusted",
+        decision=answer.decision, diagnostics=answer.diagnostics, trusted=False)
+
+
+def _with_input(event: SeamEvent, tool_input: Mapping[str, Any]) -> SeamEvent:
+    """``event`` with ``tool_input`` replaced. Only called on the ``INPUT_SEAMS``, whose event
+    classes (``ToolPre``, ``ApprovalRequest``) have the field; the base ``SeamEvent`` has not,
+    so the change goes by name."""
+    changes: dict[str, Any] = {"tool_input": tool_input}
+    return attrs.evolve(event, **changes)
+
+
+def _stops_chain(seam: Seam, answer: Answer) -> bool:
+    if answer.decision is Decision.DENY:
+        return True
+    return answer.decision is Decision.BLOCK and seam not in CONTINUE_SEAMS
+
+
+def _plugin_failure(seam: Seam, plugin: object, error: PluginError, source: Source) -> Answer:
+    """The answer of a plugin that raised: its ``hookwire_failure_policy`` attribute says
+    ``open`` (default: no opinion, a diagnostic) or ``closed`` (refuse where the seam can)."""
+    policy = getattr(plugin, "hookwire_failure_policy", "open")
+    diag = (str(error),)
+    if policy == "closed":
+        if seam in (Seam.TOOL_PRE, Seam.APPROVE):
+            return Answer(decision=Decision.DENY, reason=str(error), diagnostics=diag,
+                          source=source)
+        if seam in _BLOCKABLE:
+            return Answer(decision=Decision.BLOCK, reason=str(error), diagnostics=diag,
+                          source=source)
+    return Answer(diagnostics=diag, source=source)

@@ -1,0 +1,82 @@
+"""The index: every configured hook, grouped per seam for dispatch.
+
+Hooks keep configuration order across every source. Each seam maps to the groups of hooks
+(one dialect, one native event) that may fire on it, so a dispatch looks at nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from hookwire.dialect import Dialect, HookEntry
+from hookwire.events import Seam
+
+
+@attrs.frozen(kw_only=True)
+class Group:
+    """The hooks of one dialect for one native event, in configuration order."""
+
+    dialect: Dialect
+    native: str
+    entries: tuple[HookEntry, ...]
+    #: the dialect has several native events on this seam: ask it which one fires
+    ambiguous: bool = False
+
+
+class Index:
+    """Configured hooks: :meth:`add` appends, :meth:`groups` answers per seam.
+
+    ``dialect`` looks a dialect up by name (an unknown one raises before anything is added);
+    ``activate`` is called once per dialect when its first hook arrives (the kernel registers
+    the dialect's companions there).
+    """
+
+    def __init__(self, dialect: Callable[[str], Dialect],
+                 activate: Callable[[Dialect], None]) -> None:
+        self._dialect = dialect
+        self._activate = activate
+        self._hooks: list[HookEntry] = []
+        self._active: set[str] = set()
+        self._by_seam: dict[Seam, tuple[Group, ...]] = {}
+
+    @property
+    def hooks(self) -> Sequence[HookEntry]:
+        return tuple(self._hooks)
+
+    def add(self, entries: Iterable[HookEntry]) -> None:
+        base = len(self._hooks)
+        added = []
+        for i, entry in enumerate(entries):
+            self._dialect(entry.dialect)  # fail early on an unknown dialect
+            added.append(attrs.evolve(entry, order=base + i))
+        self._hooks.extend(added)
+        self._by_seam = self._build()
+        for name in {e.dialect for e in added} - self._active:
+            self._active.add(name)
+            self._activate(self._dialect(name))
+
+    def groups(self, seam: Seam) -> tuple[Group, ...]:
+        return self._by_seam.get(seam, ())
+
+    def has(self, seam: Seam) -> bool:
+        """Whether any configured hook may fire on ``seam``."""
+        return seam in self._by_seam
+
+    def _build(self) -> dict[Seam, tuple[Group, ...]]:
+        grouped: dict[tuple[str, str], list[HookEntry]] = {}
+        for entry in self._hooks:
+            grouped.setdefault((entry.dialect, entry.event), []).append(entry)
+        index: dict[Seam, list[Group]] = {}
+        for (dname, native), entries in grouped.items():
+            dialect = self._dialect(dname)
+            spec = dialect.events.get(native)
+            if spec is None or spec.seam is None:
+                continue  # reported by the config reader, the session and `hookwire check`
+            on_seam = sum(1 for s in dialect.events.values() if s.seam is spec.seam)
+            index.setdefault(spec.seam, []).append(
+                Group(dialect=dialect, native=native, entries=tuple(entries),
+                      ambiguous=on_seam > 1 or type(dialect).native_event
+                      is not Dialect.native_event))
+        return {seam: tuple(groups) for seam, groups in index.items()}

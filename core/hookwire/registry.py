@@ -1,0 +1,158 @@
+"""The registry: the plugin manager, entry points, installed dialects and declared hosts.
+
+Everything that is *installed* lives here; what is *configured* is the :mod:`index`'s, and
+what happens on a seam is :mod:`dispatch`'s.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+import attrs
+import pluggy
+
+from hookwire import _entrypoints, hookspecs
+from hookwire.dialect import Dialect
+from hookwire.errors import PluginLoadError, UnknownDialectError
+from hookwire.events import Seam
+from hookwire.hosts import REFERENCE, HostProfile
+
+log = logging.getLogger("hookwire")
+
+
+@attrs.frozen(kw_only=True)
+class DialectInfo:
+    """An installed dialect and the distribution that provides it."""
+
+    dialect: Dialect
+    dist: str | None
+    version: str | None
+    entry_point: str | None
+
+
+class Registry:
+    """Loads ``hookwire.dialects`` and ``hookwire.plugins`` entry points (each in its own error
+    boundary: a broken one is kept in :attr:`load_errors`), registers in-process plugins, and
+    keeps the dialects they provide and the seam implementations in pluggy's call order."""
+
+    def __init__(self, *, load_entry_points: bool = True) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.load_errors: list[PluginLoadError] = []
+        self.loaded: list[_entrypoints.Loaded] = []
+        self.dialects: dict[str, DialectInfo] = {}
+        self.impls: dict[Seam, tuple[Any, ...]] = {}
+        #: whether any observer implements the audit plane (checked on every dispatch)
+        self.audit = False
+        if load_entry_points:
+            self._load_entry_points()
+
+    def _load_entry_points(self) -> None:
+        denied = _entrypoints.denied_names()
+        for group, ep in _entrypoints.iter_entry_points():
+            if ep.name in denied:
+                log.info("entry point %s:%s disabled by %s", group, ep.name, _entrypoints.DENY_ENV)
+                continue
+            try:
+                loaded = _entrypoints.load(group, ep)
+                self.register(loaded.plugin, name=f"{group}:{ep.name}", origin=loaded)
+            except PluginLoadError as exc:
+                self.load_errors.append(exc)
+                log.warning("%s", exc)
+            except Exception as exc:  # registration or register_dialects failed
+                dist = getattr(ep, "dist", None)
+                err = PluginLoadError(group, ep.name, dist and dist.metadata["Name"],
+                                      dist and dist.version, exc)
+                self.load_errors.append(err)
+                log.warning("%s", err)
+            else:
+                self.loaded.append(loaded)
+
+    def register(self, plugin: object, *, name: str | None = None,
+                 origin: _entrypoints.Loaded | None = None) -> None:
+        """Register ``plugin`` and the dialects its ``register_dialects`` returns; on any
+        failure nothing of it stays registered."""
+        registered = self.pm.register(plugin, name=name)
+        try:
+            for impl in self.pm.hook.register_dialects.get_hookimpls():
+                if impl.plugin is not plugin:
+                    continue
+                # pluggy types a hookimpl's result `object`; the hookspec says what it is
+                for dialect in cast("list[Dialect] | None", impl.function()) or ():
+                    self.add_dialect(dialect, origin)
+        except Exception:
+            self.pm.unregister(plugin)
+            raise
+        if registered is not None:
+            self.invalidate()
+
+    def unregister(self, plugin: object) -> None:
+        self.pm.unregister(plugin)
+        self.invalidate()
+
+    def add_dialect(self, dialect: Dialect, origin: _entrypoints.Loaded | None = None) -> None:
+        if not isinstance(dialect, Dialect) or not dialect.name:
+            raise TypeError(f"register_dialects returned {dialect!r}, not a named Dialect")
+        if dialect.name in self.dialects:
+            other = self.dialects[dialect.name]
+            raise ValueError(
+                f"dialect {dialect.name!r} is provided twice: by {other.dist or 'in-process'} "
+                f"and by {origin.dist if origin else 'in-process'}"
+            )
+        self.dialects[dialect.name] = DialectInfo(
+            dialect=dialect,
+            dist=origin.dist if origin else None,
+            version=origin.version if origin else None,
+            entry_point=origin.name if origin else None,
+        )
+
+    def dialect(self, name: str) -> Dialect:
+        try:
+            return self.dialects[name].dialect
+        except KeyError:
+            raise UnknownDialectError(name, list(self.dialects)) from None
+
+    def vocabularies(self) -> Mapping[str, Any]:
+        """Each installed dialect's tool vocabulary, by dialect name."""
+        return {name: info.dialect.tools for name, info in self.dialects.items()}
+
+    def hosts(self) -> dict[str, HostProfile]:
+        found: dict[str, HostProfile] = {REFERENCE.name: REFERENCE}
+        for impl in self.pm.hook.register_hosts.get_hookimpls():
+            try:
+                profiles = cast("list[HostProfile] | None", impl.function()) or ()
+            except Exception as exc:
+                log.warning("plugin %s cannot declare its hosts: %r", impl.plugin_name, exc)
+                continue
+            for profile in profiles:
+                found[profile.name] = profile
+        return found
+
+    def invalidate(self) -> None:
+        """Forget the cached seam implementations (a plugin came or went)."""
+        self.impls.clear()
+        self.audit = any(
+            getattr(self.pm.hook, name).get_hookimpls() for name in hookspecs.AUDIT_SPECS)
+
+    def seam_impls(self, seam: Seam) -> tuple[Any, ...]:
+        """The native implementations of ``seam``, in pluggy's call order (last registered
+        first), wrappers left out."""
+        impls = self.impls.get(seam)
+        if impls is None:
+            found = getattr(self.pm.hook, seam.value).get_hookimpls()
+            impls = tuple(i for i in reversed(found) if not (i.hookwrapper or i.wrapper))
+            self.impls[seam] = impls
+        return impls
+
+    def audit_call(self, name: str, **kwargs: Any) -> None:
+        """Tell the audit observers; one that raises is logged, never propagated."""
+        try:
+            getattr(self.pm.hook, name)(**kwargs)
+        except Exception:
+            log.exception("audit observer failed in %s", name)
+
+    def register_all(self, plugins: Iterable[object]) -> None:
+        for plugin in plugins:
+            self.register(plugin)
