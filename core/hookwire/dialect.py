@@ -74,9 +74,12 @@ class HookEntry:
 
     ``command`` is shell text (``str``) or an argv (``tuple``); ``timeout`` is in seconds
     (``None``: the dialect's default). ``background`` hooks run without being awaited and their
-    answers are ignored (Claude Code's ``async``). ``options`` holds dialect-specific fields the
-    dialect itself interprets (``if``, ``onFailure``, ``statusMessage``, ...). ``order`` is the
-    position in configuration order across every source.
+    answers are ignored (Claude Code's ``async``). ``handler`` is the dialect's own typed
+    handler (an attrs instance of the dialect's ``handler_type``: Claude Code's ``if``,
+    ``onFailure``, ``statusMessage``, ...; ``None``: the dialect's defaults). ``source`` records
+    the provenance hookwire's own file gave it (``imported:claude``, ``plugin:NAME``).
+    ``options`` is deprecated: dialects read ``handler``. ``order`` is the position in
+    configuration order across every source.
     """
 
     dialect: str
@@ -88,6 +91,8 @@ class HookEntry:
     provenance: Provenance = Provenance.USER
     location: Location = attrs.field(factory=Location)
     options: Mapping[str, Any] = attrs.field(factory=dict)
+    handler: Any = None
+    source: str | None = None
     order: int = 0
 
     @property
@@ -100,14 +105,35 @@ class HookEntry:
         return shlex.join(self.command)
 
 
+class ProblemKind(enum.StrEnum):
+    """What is wrong with a configured hook or its config (core decides by kind, never by the
+    wording of a message)."""
+
+    CONFIG = "config"                    #: a file (or a part of it) could not be read
+    INVALID_HANDLER = "invalid handler"  #: a handler is malformed and was left out
+    UNKNOWN_EVENT = "unknown event"      #: the dialect has no such event
+    NO_SEAM = "no seam"                  #: hookwire has no seam for the hook's event
+    INVALID_MATCHER = "invalid matcher"  #: the matcher can never be evaluated
+    DISABLED = "disabled"                #: the harness's own config turned the hook off
+    UNSUPPORTED = "unsupported"          #: a field or handler type hookwire cannot honour
+    NOT_EMITTED = "not emitted"          #: the host never fires the hook's event
+    NO_TOOL_MATCHES = "no tool matches"  #: the matcher can match none of the host's tools
+    PROMPT_OUTSIDE_TURN = "prompt outside turn"  #: prompt hooks skipped: no turn was open
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @attrs.frozen(kw_only=True)
 class ConfigProblem:
-    """Something wrong in a config file that did not stop the rest of it from loading."""
+    """Something wrong in a config file that did not stop the rest of it from loading;
+    ``kind`` says what, for code (``hookwire import`` and ``check`` decide by it)."""
 
     message: str
     location: Location
     event: str | None = None
     severity: str = "warning"  # "warning" or "error"
+    kind: ProblemKind = ProblemKind.CONFIG
 
     def __str__(self) -> str:
         ev = f" [{self.event}]" if self.event else ""
@@ -122,6 +148,17 @@ class ConfigResult:
     entries: tuple[HookEntry, ...] = ()
     problems: tuple[ConfigProblem, ...] = ()
     settings: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class Export:
+    """How an entry of a foreign config is written into hookwire's own hooks file:
+    ``options`` (the dialect-specific fields of the entry, as :meth:`Dialect.handler_from_options`
+    reads them back), or ``rejected`` (why it cannot be), plus ``warnings`` for the report."""
+
+    options: Mapping[str, Any] = attrs.field(factory=dict)
+    rejected: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @attrs.frozen(kw_only=True)
@@ -168,6 +205,61 @@ class Dialect:
         be read becomes an ``error`` problem instead of stopping the rest. The default finds
         nothing (a dialect whose hooks are only ever named, or installed per client)."""
         return ConfigResult()
+
+    # -- what core asks of a dialect (import, trust, check) -------------------------------------
+
+    #: The attrs class of this dialect's typed handlers (``HookEntry.handler``), if any.
+    handler_type: ClassVar[type | None] = None
+
+    def config_paths(self, project_dir: Path, home: Path | None = None) -> list[Path]:
+        """The native config files of this harness for a project, most specific first: the
+        first is what ``hookwire import`` reads by default; ``hookwire check`` names any that
+        exist but are not read. Default: none."""
+        return []
+
+    def handler_from_options(self, options: Mapping[str, Any]) -> Any:
+        """The typed handler of an entry of hookwire's own file from its ``options`` mapping
+        (and ``onFailure``, passed in as ``"onFailure"``). Raises
+        :class:`~hookwire.errors.ConfigError` for a field the dialect does not take.
+        Default: ``None`` (the dialect's defaults), any option rejected."""
+        if options:
+            from hookwire.errors import ConfigError
+
+            raise ConfigError(f"dialect {self.name!r} takes no options "
+                              f"(got {', '.join(sorted(options))})")
+        return None
+
+    def export(self, entry: HookEntry) -> Export:
+        """How ``entry`` (read from a native config) is written into hookwire's own file."""
+        return Export()
+
+    def harness_trust(self, entry: HookEntry) -> tuple[bool | None, str]:
+        """The harness's own trust state of ``entry``: ``(None, "")`` when none applies (the
+        hook is gated by hookwire's trust alone), else whether it runs and why."""
+        return None, ""
+
+    def sample_command(self, entry: HookEntry, project_dir: str) -> Command:
+        """The command ``entry`` runs in a session launched in ``project_dir`` (placeholders
+        substituted), for pinning it at approval time. Default: :meth:`command` with an empty
+        event of the entry's seam."""
+        from hookwire.events import EVENT_TYPES
+
+        spec = self.events.get(entry.event)
+        if spec is None or spec.seam is None:
+            raise ValueError(f"{self.name} event {entry.event} has no seam")
+        cls = EVENT_TYPES[spec.seam]
+        event = cls(**{a.name: ("" if a.type in ("str", str) else {})
+                       for a in attrs.fields(cls) if a.default is attrs.NOTHING})
+        info = SessionInfo(session_id="hookwire-trust", cwd=project_dir,
+                           project_dir=project_dir)
+        return self.command(entry, event, entry.event, info)
+
+    def write_config(self, entries: Sequence[HookEntry]) -> dict[str, Any]:
+        """This harness's own config document holding ``entries`` (for installers and
+        exports). Default: not supported."""
+        raise NotImplementedError(f"dialect {self.name!r} cannot write its config format")
+
+    # -- events --------------------------------------------------------------------------------
 
     def native_event(self, event: SeamEvent) -> str | None:
         """The native event name a seam event fires as (``None``: this dialect has none).
