@@ -131,3 +131,44 @@ def codex(project: Path) -> Callable[..., Kernel]:
         return kernel
 
     return make
+
+
+#: The vocabulary acceptance suite (issue 11): a runtime whose shell tool is ``run_shell(cmd)``
+#: and whose write tool is ``write_file(path, text)``, mapped once onto Claude Code's tools.
+TOOL_MAPPING: dict[str, Any] = {
+    "run_shell": {"as": "Bash", "input": {"command": "cmd"}},
+    "write_file": {"as": "Write", "input": {"file_path": "path", "content": "text"}},
+}
+
+
+@pytest.fixture
+def guarded(claude: Callable[..., Kernel]) -> Callable[[], Kernel]:
+    """``guarded()``: a kernel with the user's unmodified ``.claude/settings.json``: a ``Bash``
+    guard (exit 2 on ``rm -rf``), a ``Bash`` rewrite (``echo old`` → ``echo new``) and a
+    ``Write`` hook (it logs the ``tool_input`` it saw, ``file_path`` included)."""
+    return lambda: claude(PreToolUse=[("guard", "Bash"), ("rewrite", "Bash"),
+                                      ("write", "Write")])
+
+
+@pytest.fixture
+def map_tools(project: Path) -> Callable[[Kernel, str], None]:
+    """``map_tools(kernel, how)``: add :data:`TOOL_MAPPING` to ``kernel``, ``how`` being
+    ``"code"`` (``kernel.map_tools``) or ``"hooks_file"`` (a ``.hookwire/hooks.yaml`` holding
+    only a ``tools:`` key, loaded by ``hookwire.config.install``)."""
+
+    def apply(kernel: Kernel, how: str) -> None:
+        if how == "code":
+            kernel.map_tools(TOOL_MAPPING)
+            return
+        assert how == "hooks_file", how
+        from hookwire import config
+
+        path = project / ".hookwire" / "hooks.yaml"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f"version: 1\ntools: {json.dumps(TOOL_MAPPING)}\n")  # JSON is YAML
+        home = project.parent / "xdg"
+        config.install(kernel, cwd=project, env={"XDG_CONFIG_HOME": str(home),
+                                                 "HOME": str(project.parent)})
+        assert kernel.tools.get("run_shell") is not None
+
+    return apply

@@ -565,3 +565,129 @@ async def test_stop_failure_fires_once_after_langchain_retries(claude: Any, agen
     assert len(model.requests) == 3                 # the first try and two retries
     [payload] = hook_log()                          # the matcher picked rate_limit
     assert payload["mode"] == "rate" and "last_assistant_message" not in payload
+
+
+# -- tool vocabulary (issue 11 acceptance) -------------------------------------------------------
+
+class Workspace:
+    """The runtime's own tools, named its way: ``run_shell(cmd)`` and ``write_file(path,
+    text)``; both really act in the project."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self.ran: list[str] = []
+
+    def tools(self) -> list[Any]:
+        @tool
+        def run_shell(cmd: str) -> str:
+            """Run a shell command and return its output."""
+            self.ran.append(cmd)
+            proc = subprocess.run(["sh", "-c", cmd], cwd=self.cwd, capture_output=True,
+                                  text=True, timeout=30)
+            return proc.stdout + proc.stderr
+
+        @tool
+        def write_file(path: str, text: str) -> str:
+            """Write ``text`` to the file at ``path``."""
+            (self.cwd / path).write_text(text)
+            return f"wrote {len(text)} characters to {path}"
+
+        return [run_shell, write_file]
+
+
+VOCABULARY_TURNS: tuple[Turn, ...] = (
+    ("run_shell", {"cmd": "rm -rf build"}), ("run_shell", {"cmd": "echo old value"}),
+    ("write_file", {"path": "notes.txt", "text": "hello"}), "done")
+
+
+@pytest.mark.parametrize("how", ["code", "hooks_file"])
+async def test_mapped_runtime_tools_meet_unmodified_claude_hooks(
+        how: str, guarded: Any, map_tools: Any, project: Path, hook_log: Any,
+        middleware: list[HookwireMiddleware], caplog: pytest.LogCaptureFixture) -> None:
+    kernel = guarded()
+    map_tools(kernel, how)                              # the only addition
+    model = script(*VOCABULARY_TURNS)
+    work = Workspace(project)
+    mw = HookwireMiddleware(kernel, cwd=str(project))
+    middleware.append(mw)
+    agent = create_agent(model, tools=work.tools(), middleware=[mw])
+    with caplog.at_level("WARNING", logger="hookwire"):
+        out = await _run("ainvoke" if how == "code" else "invoke", agent, ask("tidy up"))
+    assert out[-1].content == "done"
+    # the Bash guard blocked run_shell, and the model saw why
+    [blocked] = tool_messages(model.requests[1])
+    assert blocked.status == "error"
+    assert "Blocked: rm -rf is not allowed in this project" in blocked.content
+    guard = hook_log("guard")
+    assert guard[0]["tool_name"] == "Bash"
+    assert guard[0]["tool_input"] == {"command": "rm -rf build"}
+    # the rewrite's updatedInput.command came back as cmd: the tool ran the rewritten command
+    assert work.ran == ["echo new value"]
+    assert tool_messages(model.requests[2])[-1].content == "new value\n"
+    # the Write hook saw Claude Code's shape
+    [write] = hook_log("write")
+    assert write["tool_name"] == "Write"
+    assert write["tool_input"] == {"file_path": "notes.txt", "content": "hello"}
+    assert (project / "notes.txt").read_text() == "hello"
+    assert not [p for p in mw.problems if "run_shell" in p.message]
+    assert "run_shell" not in caplog.text
+
+
+def test_unmapped_runtime_tools_are_named_in_a_warning(
+        guarded: Any, project: Path, hook_log: Any, middleware: list[HookwireMiddleware],
+        caplog: pytest.LogCaptureFixture) -> None:
+    kernel = guarded()
+    model = script(*VOCABULARY_TURNS)
+    mw = HookwireMiddleware(kernel, cwd=str(project))
+    middleware.append(mw)
+    agent = create_agent(model, tools=Workspace(project).tools(), middleware=[mw])
+    with caplog.at_level("WARNING", logger="hookwire"):
+        agent.invoke(ask("tidy up"))
+    assert hook_log("guard") == [] and hook_log("write") == []   # what the warning is about
+    warnings = [r.getMessage() for r in caplog.records
+                if r.name.startswith("hookwire") and r.levelname == "WARNING"]
+    bash = [w for w in warnings if "'Bash'" in w and "run_shell" in w]
+    assert bash, warnings
+    assert "host langchain" in bash[0]
+    assert "tools: {run_shell: {as: Bash" in bash[0]             # the mapping that would fix it
+    [problem] = [p for p in mw.problems if "'Bash'" in p.message and "rewrite" in p.message]
+    assert str(problem.kind) == "no tool matches" and "run_shell" in str(problem)
+    assert any("'Write'" in p.message and "write_file" in p.message for p in mw.problems)
+
+
+def test_hooks_on_events_langchain_never_emits_are_reported(
+        claude: Any, agent_for: Any, caplog: pytest.LogCaptureFixture) -> None:
+    kernel = claude(Notification=["note"], PreCompact=["compact"])
+    agent, _, mw = agent_for(kernel, script("hi"))
+    with caplog.at_level("WARNING", logger="hookwire"):
+        agent.invoke(ask("go"))
+    kinds = {(str(p.kind), p.message.split(" hook")[0]) for p in mw.problems}
+    assert kinds == {("not emitted", "claude Notification"), ("not emitted", "claude PreCompact")}
+    assert "host langchain does not emit notification" in caplog.text
+
+
+def test_a_tool_mapped_as_an_mcp_tool_meets_mcp_matchers(claude: Any, agent_for: Any,
+                                                         project: Path, middleware: list[Any],
+                                                         hook_log: Any) -> None:
+    """langchain-mcp-adapters' tools do not say their server: mapped once by hand
+    (``mcp_name``), a ``mcp__files__.*`` matcher sees them under Claude Code's MCP name."""
+    from hookwire.tools import mcp_name
+
+    @tool
+    def read_notes(topic: str) -> str:
+        """Read the notes about a topic."""
+        return f"notes about {topic}"
+
+    kernel = claude(PreToolUse=[("mcp", "mcp__files__.*")])
+    model = script(("read_notes", {"topic": "hooks"}), "done")
+    mw = HookwireMiddleware(kernel, cwd=str(project))
+    middleware.append(mw)
+    agent = create_agent(model, tools=[read_notes], middleware=[mw])
+    agent.invoke(ask("read"))
+    assert hook_log("mcp") == []                                # unmapped: not an MCP tool
+    assert any("mcp__files__.*" in p.message and "read_notes" in p.message for p in mw.problems)
+    kernel.map_tool("read_notes", mcp_name("files", "read_notes"))
+    model.turns = list(script(("read_notes", {"topic": "maps"}), "done").turns)
+    agent.invoke(ask("read again"))
+    [pre] = hook_log("mcp")
+    assert pre["tool_name"] == "mcp__files__read_notes" and pre["tool_input"] == {"topic": "maps"}

@@ -633,3 +633,153 @@ async def test_stop_failure_matcher_and_errors_that_are_not_the_models(
         await agent.run("go")
     assert [p["mode"] for p in hook_log()] == ["rate"]
     assert "last_assistant_message" not in hook_log()[0]
+
+
+# -- tool vocabulary (issue 11 acceptance) -------------------------------------------------------
+
+class Workspace:
+    """The runtime's own tools, named its way: ``run_shell(cmd)`` and ``write_file(path,
+    text)``; both really act in the project."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.shell = Shell(cwd)
+        self.cwd = cwd
+
+    def tools(self) -> list[Any]:
+        def run_shell(cmd: str) -> str:
+            """Run a shell command and return its output."""
+            return self.shell(cmd)
+
+        def write_file(path: str, text: str) -> str:
+            """Write ``text`` to the file at ``path``."""
+            (self.cwd / path).write_text(text)
+            return f"wrote {len(text)} characters to {path}"
+
+        return [run_shell, write_file]
+
+
+VOCABULARY_TURNS: tuple[Turn, ...] = (
+    ("run_shell", {"cmd": "rm -rf build"}), ("run_shell", {"cmd": "echo old value"}),
+    ("write_file", {"path": "notes.txt", "text": "hello"}), "done")
+
+
+@pytest.mark.parametrize("how", ["code", "hooks_file"])
+async def test_mapped_runtime_tools_meet_unmodified_claude_hooks(
+        how: str, guarded: Any, map_tools: Any, project: Path, hook_log: Any,
+        caplog: pytest.LogCaptureFixture) -> None:
+    kernel = guarded()
+    map_tools(kernel, how)                              # the only addition
+    script = Script(*VOCABULARY_TURNS)
+    work = Workspace(project)
+    hooks = Hookwire(kernel, cwd=str(project))
+    agent = Agent(script.model(), tools=work.tools(), capabilities=[hooks])
+    with caplog.at_level("WARNING", logger="hookwire"):
+        assert (await agent.run("tidy up")).output == "done"
+    # the Bash guard blocked run_shell, and the model saw why
+    [blocked] = tool_returns(script.requests[1])
+    assert "Blocked: rm -rf is not allowed in this project" in blocked.model_response_str()
+    guard = hook_log("guard")
+    assert guard[0]["tool_name"] == "Bash"
+    assert guard[0]["tool_input"] == {"command": "rm -rf build"}
+    # the rewrite's updatedInput.command came back as cmd: the tool ran the rewritten command
+    assert work.shell.ran == ["echo new value"]
+    assert tool_returns(script.requests[2])[-1].content == "new value\n"
+    # the Write hook saw Claude Code's shape
+    [write] = hook_log("write")
+    assert write["tool_name"] == "Write"
+    assert write["tool_input"] == {"file_path": "notes.txt", "content": "hello"}
+    assert (project / "notes.txt").read_text() == "hello"
+    assert not [p for p in hooks.problems if "run_shell" in p.message]
+    assert "run_shell" not in caplog.text
+
+
+async def test_unmapped_runtime_tools_are_named_in_a_warning(
+        guarded: Any, project: Path, hook_log: Any, caplog: pytest.LogCaptureFixture) -> None:
+    kernel = guarded()
+    script = Script(*VOCABULARY_TURNS)
+    work = Workspace(project)
+    hooks = Hookwire(kernel, cwd=str(project))
+    agent = Agent(script.model(), tools=work.tools(), capabilities=[hooks])
+    with caplog.at_level("WARNING", logger="hookwire"):
+        await agent.run("tidy up")
+    assert hook_log("guard") == [] and hook_log("write") == []   # what the warning is about
+    warnings = [r.getMessage() for r in caplog.records
+                if r.name.startswith("hookwire") and r.levelname == "WARNING"]
+    bash = [w for w in warnings if "'Bash'" in w and "run_shell" in w]
+    assert bash, warnings
+    assert "host pydantic-ai" in bash[0]
+    assert "tools: {run_shell: {as: Bash" in bash[0]             # the mapping that would fix it
+    [problem] = [p for p in hooks.problems if "'Bash'" in p.message and "rewrite" in p.message]
+    assert str(problem.kind) == "no tool matches" and "run_shell" in str(problem)
+    assert any("'Write'" in p.message and "write_file" in p.message for p in hooks.problems)
+
+
+async def test_hooks_on_events_pydantic_ai_never_emits_are_reported(
+        claude: Any, project: Path, caplog: pytest.LogCaptureFixture) -> None:
+    kernel = claude(Notification=["note"], PreCompact=["compact"])
+    hooks = Hookwire(kernel, cwd=str(project))
+    agent = Agent(Script("hi").model(), capabilities=[hooks])
+    with caplog.at_level("WARNING", logger="hookwire"):
+        await agent.run("go")
+    kinds = {(str(p.kind), p.message.split(" hook")[0]) for p in hooks.problems}
+    assert kinds == {("not emitted", "claude Notification"), ("not emitted", "claude PreCompact")}
+    assert "host pydantic-ai does not emit notification" in caplog.text
+
+
+# -- MCP tools -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("prefix", [None, "fs"])
+async def test_mcp_tools_are_seen_as_mcp_server_tool(prefix: str | None, claude: Any,
+                                                      project: Path, hook_log: Any) -> None:
+    """A tool of an MCP server (a real in-process FastMCP server) is ``mcp__<id>__<tool>`` to
+    hooks, whatever name the agent gives it."""
+    pytest.importorskip("fastmcp.server")
+    from fastmcp import FastMCP
+    from pydantic_ai.mcp import MCPToolset
+
+    server = FastMCP("files")
+
+    @server.tool
+    def read_notes(topic: str) -> str:
+        """Read the notes about a topic."""
+        return f"notes about {topic}"
+
+    kernel = claude(PreToolUse=[("mcp", "mcp__files__.*")],
+                    PostToolUse=[("mcp_post", "mcp__files__read_notes")])
+    toolset: Any = MCPToolset(server, id="files")
+    name = "read_notes" if prefix is None else f"{prefix}_read_notes"
+    script = Script((name, {"topic": "hooks"}), "done")
+    hooks = Hookwire(kernel, cwd=str(project))
+    agent = Agent(script.model(), toolsets=[toolset if prefix is None else
+                                            toolset.prefixed(prefix)], capabilities=[hooks])
+    assert (await agent.run("read")).output == "done"
+    [pre] = hook_log("mcp")
+    assert pre["tool_name"] == "mcp__files__read_notes" and pre["tool_input"] == {"topic": "hooks"}
+    assert hook_log("mcp_post")[0]["tool_name"] == "mcp__files__read_notes"
+    assert "notes about hooks" in tool_returns(script.requests[1])[0].model_response_str()
+    assert not [p for p in hooks.problems if "mcp__" in p.message]
+
+
+async def test_mcp_server_without_an_id_is_reported(claude: Any, project: Path, hook_log: Any,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("fastmcp.server")
+    from fastmcp import FastMCP
+    from pydantic_ai.mcp import MCPToolset
+
+    server = FastMCP("files")
+
+    @server.tool
+    def read_notes(topic: str) -> str:
+        """Read the notes about a topic."""
+        return f"notes about {topic}"
+
+    kernel = claude(PreToolUse=[("mcp", "mcp__files__.*")])
+    hooks = Hookwire(kernel, cwd=str(project))
+    agent = Agent(Script(("read_notes", {"topic": "x"}), "done").model(),
+                  toolsets=[MCPToolset(server)], capabilities=[hooks])
+    with caplog.at_level("WARNING", logger="hookwire"):
+        await agent.run("read")
+    assert hook_log("mcp") == []
+    [problem] = [p for p in hooks.problems if "without an `id`" in p.message]
+    assert "'read_notes'" in problem.message and "mcp__<server>__read_notes" in problem.message
+    assert "without an `id`" in caplog.text

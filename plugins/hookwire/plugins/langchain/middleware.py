@@ -57,6 +57,7 @@ from hookwire.plugins._adapters import (
     running_tool,
     status_error_kind,
 )
+from hookwire.plugins.langchain.profile import PROFILE
 from hookwire.sync import SyncSession
 from hookwire.verdicts import Context, Decision, Verdict
 
@@ -77,6 +78,10 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
     session opens on first use (``session_start``) and ends with :meth:`close` or the ``with``
     block (``session_end``). ``approval``: ``"auto"`` interrupts for ``ask`` when the agent
     has a checkpointer, ``"interrupt"`` always does, ``"kernel"`` never does.
+
+    The session is opened for the ``langchain`` host profile, and the tools each model call is
+    given are declared to it; :attr:`problems` lists every reason a configured hook cannot run
+    here (each is also logged once as a warning on the ``hookwire`` logger).
     """
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
@@ -93,16 +98,39 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         self._pre: dict[tuple[Any, str], Verdict] = {}
         self._ran: dict[tuple[Any, str], dict[str, Any]] = {}  # → the input that ran
         self._batched: set[Any] = set()  # the AIMessages whose tool batch has fired
+        self._problems: tuple[Any, ...] = ()
 
     # -- session -------------------------------------------------------------------------------
+
+    @property
+    def problems(self) -> tuple[Any, ...]:
+        """Why configured hooks cannot run with this agent (``hookwire.problems.Problem``s:
+        ``kind``, ``message``): config problems, events LangChain never emits, tool matchers
+        that match none of the agent's tools. Each is also logged once as a warning on the
+        ``hookwire`` logger."""
+        if self._session is not None:
+            self._problems = tuple(self._session.session.problems)
+        return self._problems
+
+    def _declare_tools(self, tools: Any) -> None:
+        """Tell the session the tools a model call is given (``BaseTool``s or dicts)."""
+        names = [n for n in (_tool_name(t) for t in tools or ()) if n]
+        session = self.session
+        if names and tuple(names) != session.session.tool_names:
+            # SyncSession has no declare_tools (yet): the Session's is synchronous and only
+            # reads the kernel's configured hooks, so it is called from this thread
+            declare = getattr(session, "declare_tools", session.session.declare_tools)
+            self._problems = tuple(declare(names))
 
     @property
     def session(self) -> SyncSession:
         with self._lock:
             if self._session is None:
+                fields = {"host": PROFILE, **self.session_fields}
                 session = SyncSession(self.kernel, max_stop_blocks=self.max_stop_blocks,
-                                      **self.session_fields)
+                                      **fields)
                 verdict = session.session_start("startup")
+                self._problems = tuple(session.session.problems)
                 self._start_contexts.extend(verdict.contexts)
                 self._session = session
                 if verdict.halt is not None:
@@ -211,6 +239,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         return {"messages": messages} if messages else None
 
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        self._declare_tools(request.tools)
         try:
             return handler(request)
         except _NOT_A_MODEL_FAILURE:
@@ -221,6 +250,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
 
     async def awrap_model_call(self, request: Any,
                                handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        await anyio.to_thread.run_sync(self._declare_tools, request.tools)
         try:
             return await handler(request)
         except _NOT_A_MODEL_FAILURE:
@@ -355,6 +385,16 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             extra.append(SystemMessage(render_feedback("PostToolUse feedback", post)))
         extra += _system(post.contexts)
         return _with(result, extra)
+
+
+def _tool_name(tool: Any) -> str | None:
+    """The name the model calls a tool by: a ``BaseTool``'s, or a provider tool dict's."""
+    if isinstance(tool, Mapping):
+        function = tool.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+        return str(name) if name else None
+    name = getattr(tool, "name", None)
+    return str(name) if name else None
 
 
 def _with(message: ToolMessage, extra: list[BaseMessage]) -> Any:

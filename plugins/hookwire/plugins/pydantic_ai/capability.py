@@ -39,7 +39,7 @@ import copy
 import logging
 import typing
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,7 +88,10 @@ from hookwire.plugins._adapters import (
     running_tool,
     status_error_kind,
 )
+from hookwire.plugins.pydantic_ai.profile import PROFILE
+from hookwire.problems import Problem, ProblemKind
 from hookwire.session import Session, current_origin
+from hookwire.tools import mcp_name
 from hookwire.verdicts import KERNEL, Context, Decision, Halt, Verdict
 
 log = logging.getLogger("hookwire.pydantic_ai")
@@ -117,6 +120,9 @@ class _Shared:
     runs: int = 0
     session: Session | None = None
     start_contexts: list[Context] = field(default_factory=list)
+    problems: tuple[Any, ...] = ()  # the problems of the latest session
+    mcp_mapped: set[str] = field(default_factory=set)  # runtime tool names mapped as MCP tools
+    extra_problems: list[Any] = field(default_factory=list)  # the adapter's own (MCP) problems
 
 
 @dataclass
@@ -138,6 +144,11 @@ class Hookwire(AbstractCapability[Any]):
     session of its own (``session_start`` … ``session_end``, one ``session_id`` across runs,
     ``source="resume"`` after the first); inside ``async with capability:`` every run shares
     one session instead. ``max_stop_blocks`` caps stop continuations per turn (Claude Code: 8).
+
+    The session is opened for the ``pydantic-ai`` host profile; each run declares the agent's
+    tools to it (MCP tools are first mapped to their ``mcp__server__tool`` names), and
+    :attr:`problems` lists every reason a configured hook cannot run here (each is also logged
+    once as a warning on the ``hookwire`` logger).
     """
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
@@ -160,13 +171,27 @@ class Hookwire(AbstractCapability[Any]):
 
     # -- sessions ------------------------------------------------------------------------------
 
+    @property
+    def problems(self) -> tuple[Any, ...]:
+        """Why configured hooks cannot run with this agent (``hookwire.problems.Problem``s:
+        ``kind``, ``message``): config problems, events pydantic-ai never emits, tool matchers
+        that match none of the agent's tools, MCP tools whose server has no name. Each is also
+        logged once as a warning on the ``hookwire`` logger."""
+        session = self._run.session if self._run is not None else None
+        session = session or self._shared.session
+        if session is not None:
+            self._shared.problems = tuple(session.problems)
+        return (*self._shared.problems, *self._shared.extra_problems)
+
     def _open(self) -> Session:
+        fields = {"host": PROFILE, **self.session_fields}
         return self.kernel.session(max_stop_blocks=self.max_stop_blocks,
-                                   session_id=self._shared.session_id, **self.session_fields)
+                                   session_id=self._shared.session_id, **fields)
 
     async def _start(self, session: Session) -> None:
         source = "startup" if self._shared.runs == 0 else "resume"
         verdict = await session.session_start(source)
+        self._shared.problems = tuple(session.problems)
         self._shared.start_contexts.extend(verdict.contexts)
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
@@ -235,14 +260,16 @@ class Hookwire(AbstractCapability[Any]):
         session = self._session()
         if session.halted is not None:
             raise RunHalted(session.halted)
+        self._declare_tools(ctx, session)
         origin = current_origin()
-        fresh = origin is not None and origin.session is session and not origin.consumed
-        verdict = await session.prompt_submit(prompt_text(ctx.prompt))
         contexts: list[Context] = []
         if self._shared.start_contexts:
             contexts += self._shared.start_contexts
             self._shared.start_contexts.clear()
-        if fresh:
+        # Only the first request of a turn submits; a run resuming deferred tools opened no
+        # turn, and a later request of this turn (a retry, a follow-up) has consumed it.
+        if origin is not None and origin.session is session and not origin.consumed:
+            verdict = await session.prompt_submit(prompt_text(ctx.prompt))
             if verdict.halt is not None:
                 raise RunHalted(verdict.halt)
             if verdict.denied:
@@ -252,6 +279,35 @@ class Hookwire(AbstractCapability[Any]):
         return request_context
 
     # -- tools ---------------------------------------------------------------------------------
+
+    def _declare_tools(self, ctx: RunContext[Any], session: Session) -> None:
+        """Tell the session the tools this request offers (function tools; output tools are
+        pydantic-ai's own), MCP tools mapped to ``mcp__server__tool`` first."""
+        tools = getattr(ctx.tool_manager, "tools", None) or {}
+        names: list[str] = []
+        for name, tool in tools.items():
+            if getattr(tool.tool_def, "kind", "function") == "output":
+                continue
+            names.append(name)
+            if name not in self._shared.mcp_mapped and self.kernel.tools.get(name) is None:
+                origin = _mcp_origin(name, tool)
+                if origin is not None:
+                    server, original = origin
+                    if server:
+                        self.kernel.map_tool(name, mcp_name(server, original))
+                    else:
+                        self._shared.extra_problems.append(Problem(
+                            kind=ProblemKind.CONFIG,
+                            message=f"pydantic-ai tool {name!r} comes from an MCP server "
+                                    f"without an `id`: hooks see it as {name!r}, not as "
+                                    f"mcp__<server>__{original}; give the MCPToolset an id= "
+                                    f"or map it with kernel.map_tool({name!r}, "
+                                    f"mcp_name(<server>, {original!r}))"))
+                        log.warning("%s", self._shared.extra_problems[-1])
+                    self._shared.mcp_mapped.add(name)
+        if names and tuple(names) != session.tool_names:
+            session.declare_tools(names)
+        self._shared.problems = tuple(session.problems)
 
     async def wrap_tool_validate(self, ctx: RunContext[Any], *, call: Any, tool_def: Any,
                                  args: Any, handler: Callable[[Any], Awaitable[dict[str, Any]]]
@@ -415,6 +471,34 @@ class Hookwire(AbstractCapability[Any]):
         parts = [_system(render_context(c), c) for c in contexts]
         if parts:
             ctx.enqueue(*parts)
+
+
+def _mcp_origin(name: str, tool: Any) -> tuple[str | None, str] | None:
+    """``(server, tool name on the server)`` when ``tool`` comes from an MCP toolset (through
+    prefixing, renaming and other wrappers); the server is the toolset's ``id`` (``None``
+    without one)."""
+    toolset = tool.toolset
+    for _ in range(32):  # wrappers of wrappers, but never a cycle
+        if _is_mcp(toolset):
+            return getattr(toolset, "id", None), name
+        prefix = getattr(toolset, "prefix", None)
+        if isinstance(prefix, str):
+            name = name.removeprefix(f"{prefix}_")
+        name_map = getattr(toolset, "name_map", None)
+        if isinstance(name_map, Mapping):
+            name = str(name_map.get(name, name))
+        wrapped = getattr(toolset, "wrapped", None)
+        if wrapped is None:
+            return None
+        toolset = wrapped
+    return None
+
+
+def _is_mcp(toolset: Any) -> bool:
+    """An MCP toolset of pydantic-ai (``pydantic_ai.mcp`` needs the ``mcp`` extra: not
+    imported here, recognised by its class)."""
+    return any(c.__name__ == "MCPToolset" and c.__module__.startswith("pydantic_ai.mcp")
+               for c in type(toolset).__mro__)
 
 
 def _system(text: str, context: Context) -> SystemPromptPart:
