@@ -77,6 +77,7 @@ from pydantic_ai.tools import (
 )
 from pydantic_graph import End
 
+from hookwire.errors import ConfigError
 from hookwire.kernel import Kernel
 from hookwire.plugins._adapters import (
     PromptBlocked,
@@ -294,7 +295,13 @@ class Hookwire(AbstractCapability[Any]):
                 if origin is not None:
                     server, original = origin
                     if server:
-                        self.kernel.map_tool(name, mcp_name(server, original))
+                        try:
+                            self.kernel.map_tool(name, mcp_name(server, original))
+                        except ConfigError as exc:  # a server id no harness name can carry
+                            self._shared.extra_problems.append(Problem(
+                                kind=ProblemKind.CONFIG, message=f"pydantic-ai MCP tool "
+                                f"{name!r} keeps its own name: {exc}"))
+                            log.warning("%s", self._shared.extra_problems[-1])
                     else:
                         self._shared.extra_problems.append(Problem(
                             kind=ProblemKind.CONFIG,
