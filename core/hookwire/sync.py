@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from anyio.from_thread import BlockingPortal, start_blocking_portal
@@ -61,6 +61,16 @@ class SyncSession:
     @property
     def halted(self) -> Any:
         return self.session.halted
+
+    @property
+    def problems(self) -> tuple[Any, ...]:
+        """Why configured hooks cannot run here (see :attr:`Session.problems`)."""
+        return self.session.problems
+
+    def declare_tools(self, names: Iterable[str]) -> tuple[Any, ...]:
+        """The runtime's tool names (see :meth:`Session.declare_tools`)."""
+        names = tuple(names)
+        return self._portal.call(lambda: self.session.declare_tools(names))
 
     def _call(self, name: str, *args: Any, **kwargs: Any) -> Verdict:
         method = getattr(self.session, name)
