@@ -21,6 +21,7 @@ from hookwire.dialect import (
     ConfigResult,
     Dialect,
     EventSpec,
+    Export,
     HookEntry,
     Location,
     Provenance,
@@ -39,6 +40,7 @@ from hookwire.dialects.claude.events import (
     SESSION_END_BUDGET,
     TOOL_EVENTS,
 )
+from hookwire.dialects.claude.handler import ClaudeHandler, handler_of
 from hookwire.errors import ConfigError
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.hookspecs import hookimpl
@@ -63,6 +65,10 @@ class ClaudeDialect(Dialect):
     parallel: ClassVar[bool] = True
     tools: ClassVar[Vocabulary] = _tools.VOCABULARY
 
+    handler_type: ClassVar[type | None] = ClaudeHandler
+    #: Variables substituted in an argv at run time: name → how an import writes it.
+    placeholders: ClassVar[Mapping[str, str]] = {"CLAUDE_PROJECT_DIR": "${CLAUDE_PROJECT_DIR}"}
+
     def __init__(self) -> None:
         self._disable: dict[str, tuple[str, bool]] = {}
         self._compiled: dict[int, tuple[Sequence[HookEntry], list[Any]]] = {}
@@ -72,6 +78,26 @@ class ClaudeDialect(Dialect):
     def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER
                     ) -> ConfigResult:
         return self._read(Path(path), provenance=provenance)
+
+    def write_config(self, entries: Sequence[HookEntry]) -> dict[str, Any]:
+        from hookwire.dialects.claude.writer import write_config
+
+        return write_config(entries)
+
+    def config_paths(self, project_dir: Path, home: Path | None = None) -> list[Path]:
+        """The project's shared settings, then its local (uncommitted) settings."""
+        folder = Path(project_dir) / ".claude"
+        return [folder / "settings.json", folder / "settings.local.json"]
+
+    def handler_from_options(self, options: Mapping[str, Any]) -> ClaudeHandler:
+        from hookwire.dialects.claude.handler import from_options
+
+        return from_options(options)
+
+    def export(self, entry: HookEntry) -> Export:
+        from hookwire.dialects.claude.handler import export
+
+        return export(entry)
 
     def _read(self, path: Path, *, provenance: Provenance, home: Path | None = None,
               plugin_root: Path | None = None) -> ConfigResult:
@@ -207,10 +233,11 @@ class ClaudeDialect(Dialect):
         chosen: dict[tuple[Any, ...], HookEntry] = {}
         order: list[tuple[Any, ...]] = []
         for entry in entries:
-            scope = entry.options.get("scope", "cli")
+            handler = handler_of(entry)
+            scope = handler.scope
             if self._disable and self.hooks_disabled("managed" if scope == "managed" else scope):
                 continue
-            rule = entry.options.get("if")
+            rule = handler.if_
             if rule is not None:
                 if native not in TOOL_EVENTS:
                     continue
@@ -218,7 +245,7 @@ class ClaudeDialect(Dialect):
                                      getattr(event, "tool_input", {}), cwd=session.cwd,
                                      project_dir=session.project_dir):
                     continue
-            key = _dedupe_key(entry)
+            key = (handler.plugin.get("CLAUDE_PLUGIN_ROOT"), entry.command)
             if key in chosen:
                 # The same handler again: it runs once, with the last entry's timeout.
                 chosen[key] = attrs.evolve(chosen[key], timeout=entry.timeout)
@@ -268,8 +295,9 @@ class ClaudeDialect(Dialect):
             "stdin": stdin, "env": _env.environment(entry, event, native, session),
             "cwd": _env.working_dir(session), "timeout": timeout,
         }
-        if entry.options.get("type") == "http":
-            return _http_command(entry, common)
+        handler = handler_of(entry)
+        if handler.type == "http":
+            return _http_command(entry, handler, common)
         if isinstance(entry.command, str):
             return Command(shell=_env.substitute(entry.command, values), **common)
         return Command(argv=tuple(_env.substitute(a, values) for a in entry.command), **common)
@@ -308,17 +336,18 @@ def _always(value: str | None) -> bool:
     return True
 
 
-def _http_command(entry: HookEntry, common: dict[str, Any]) -> Command:
+def _http_command(entry: HookEntry, handler: ClaudeHandler,
+                  common: dict[str, Any]) -> Command:
     """An http hook runs as the ``_http`` helper process: same stdin, timeout and runner."""
     env: dict[str, str] = common["env"]
-    allowed = set(entry.options.get("allowedEnvVars") or ())
+    allowed = set(handler.allowedEnvVars)
 
     def interpolate(value: str) -> str:
         # Only allow-listed variables are interpolated; any other reference becomes "".
         return _ENV_REF.sub(lambda m: env.get(m.group(1) or m.group(2), "")
                             if (m.group(1) or m.group(2)) in allowed else "", value)
 
-    headers = {k: interpolate(v) for k, v in (entry.options.get("headers") or {}).items()}
+    headers = {k: interpolate(v) for k, v in handler.headers.items()}
     from hookwire.dialects.claude import _http as _http_mod
 
     env = {**env, _http_mod.HEADERS_ENV: json.dumps(headers)}
@@ -327,11 +356,6 @@ def _http_command(entry: HookEntry, common: dict[str, Any]) -> Command:
     # this whole package first.
     return Command(argv=(sys.executable, _http_mod.__file__, entry.command),
                    **{**common, "env": env})
-
-
-def _dedupe_key(entry: HookEntry) -> tuple[Any, ...]:
-    plugin = (entry.options.get("plugin") or {}).get("CLAUDE_PLUGIN_ROOT")
-    return (plugin, entry.command)
 
 
 def _session_end_budget(entries: list[HookEntry]) -> list[HookEntry]:
@@ -346,7 +370,7 @@ def _session_end_budget(entries: list[HookEntry]) -> list[HookEntry]:
         budget = None
     if budget is None:
         declared = [e.timeout for e in entries
-                    if e.timeout is not None and e.options.get("scope") != "plugin"]
+                    if e.timeout is not None and handler_of(e).scope != "plugin"]
         budget = min(max([floor, *declared]), ceiling)
     return [attrs.evolve(e, timeout=budget) for e in entries]
 

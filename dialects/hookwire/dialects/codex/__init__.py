@@ -72,6 +72,11 @@ class CodexDialect(Dialect):
         return config.read_file(path, provenance=provenance, states=states,
                                 managed=provenance is Provenance.MANAGED)
 
+    def write_config(self, entries: Sequence[HookEntry]) -> dict[str, Any]:
+        from hookwire.dialects.codex.writer import write_config
+
+        return write_config(entries)
+
     def discover(self, project_dir: str | Path, *, home: Path | None = None,
                  plugins: Iterable[tuple[str, Path]] = (),
                  system_dir: Path | None = Path("/etc/codex")) -> ConfigResult:

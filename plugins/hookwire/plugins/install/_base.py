@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import attrs
 
 from hookwire import events as ev
+from hookwire.dialect import Dialect, HookEntry
 from hookwire.dialects.portable.config import PluginHooks
 from hookwire.dialects.portable.payload import CLIENT_KEY
 from hookwire.events import SeamEvent
@@ -209,6 +210,25 @@ class Client:
     def respond(self, native: str, contexts: Sequence[Context]) -> bytes:
         """What the shim prints for the client (the context channel, or an empty answer)."""
         return b""
+
+
+def additional_context(native: str, contexts: Sequence[Context],
+                       events: frozenset[str]) -> bytes:
+    """The reply of the clients that read context the way Claude Code does (Claude Code, Codex,
+    Gemini CLI): ``hookSpecificOutput.additionalContext`` on the native ``events`` that take it,
+    else an empty answer."""
+    if not contexts or native not in events:
+        return b""
+    text = "\n\n".join(c.text for c in contexts)
+    return json.dumps({"hookSpecificOutput": {"hookEventName": native,
+                                              "additionalContext": text}}).encode() + b"\n"
+
+
+def written_group(dialect: Dialect, entry: HookEntry) -> dict[str, Any]:
+    """The one matcher group ``dialect`` writes for ``entry`` in its own config format (so an
+    installer never spells a harness's format beside the dialect that reads it)."""
+    group: dict[str, Any] = dialect.write_config([entry])["hooks"][entry.event][0]
+    return group
 
 
 def need_project(project: Path | None, client: str) -> Path:

@@ -8,18 +8,26 @@ for Cursor too, the shim skips the Claude copy under Cursor so nothing fires twi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hookwire.dialect import HookEntry
 from hookwire.dialects.portable.config import PluginHooks
-from hookwire.plugins.install._base import InstallContext, JsonHooksClient, Target, need_project
+from hookwire.plugins.install._base import (
+    InstallContext,
+    JsonHooksClient,
+    Target,
+    additional_context,
+    need_project,
+    written_group,
+)
 from hookwire.plugins.install.capability import NATIVE, PARTIAL, Capabilities, Support
 from hookwire.verdicts import Context
 
 ADDITIONAL_CONTEXT = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
                                 "PostToolUseFailure"})
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
 
 
 class ClaudeCode(JsonHooksClient):
@@ -51,16 +59,13 @@ class ClaudeCode(JsonHooksClient):
         return [Target(path=base / ".claude" / "settings.json")]
 
     def entry(self, native: str, event: str, ctx: InstallContext) -> dict[str, Any]:
-        hook = {"type": "command", "command": ctx.command(self.name, native),
-                "timeout": round(ctx.timeout(event, cap=600))}
-        group: dict[str, Any] = {"hooks": [hook]}
-        if native in ("PreToolUse", "PostToolUse", "PostToolUseFailure"):
-            group = {"matcher": "*", **group}
-        return group
+        from hookwire.dialects.claude import ClaudeDialect  # not on the shim's path
+
+        hook = HookEntry(dialect=ClaudeDialect.name, event=native,
+                         matcher="*" if native in TOOL_EVENTS else None,
+                         command=ctx.command(self.name, native),
+                         timeout=round(ctx.timeout(event, cap=600)))
+        return written_group(ClaudeDialect(), hook)
 
     def respond(self, native: str, contexts: Sequence[Context]) -> bytes:
-        if not contexts or native not in ADDITIONAL_CONTEXT:
-            return b""
-        text = "\n\n".join(c.text for c in contexts)
-        return json.dumps({"hookSpecificOutput": {"hookEventName": native,
-                                                  "additionalContext": text}}).encode() + b"\n"
+        return additional_context(native, contexts, ADDITIONAL_CONTEXT)

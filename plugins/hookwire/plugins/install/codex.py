@@ -9,19 +9,21 @@ survives reinstalling.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hookwire.dialect import HookEntry
 from hookwire.dialects.portable.config import PluginHooks
 from hookwire.plugins.install._base import (
     Built,
     InstallContext,
     JsonHooksClient,
     Target,
+    additional_context,
     need_project,
+    written_group,
 )
 from hookwire.plugins.install.capability import NATIVE, PARTIAL, Capabilities, Support
 from hookwire.verdicts import Context
@@ -59,9 +61,13 @@ class Codex(JsonHooksClient):
                 Target(path=base / ".codex" / "config.toml", kind="text", role="feature-flag")]
 
     def entry(self, native: str, event: str, ctx: InstallContext) -> dict[str, Any]:
+        from hookwire.dialects.codex import CodexDialect  # not on the shim's path
+
         cap = 3 if native == "SessionEnd" else 600
-        return {"hooks": [{"type": "command", "command": ctx.command(self.name, native),
-                           "timeout": max(1, round(ctx.timeout(event, cap=cap)))}]}
+        hook = HookEntry(dialect=CodexDialect.name, event=native,
+                         command=ctx.command(self.name, native),
+                         timeout=max(1, round(ctx.timeout(event, cap=cap))))
+        return written_group(CodexDialect(), hook)
 
     def build(self, target: Target, before: bytes | None, ctx: InstallContext) -> Built:
         if target.kind != "text":
@@ -103,11 +109,7 @@ class Codex(JsonHooksClient):
         return text.encode("utf-8")
 
     def respond(self, native: str, contexts: Sequence[Context]) -> bytes:
-        if not contexts or native not in CONTEXT:
-            return b""
-        text = "\n\n".join(c.text for c in contexts)
-        return json.dumps({"hookSpecificOutput": {"hookEventName": native,
-                                                  "additionalContext": text}}).encode() + b"\n"
+        return additional_context(native, contexts, CONTEXT)
 
 
 def _flag_state(text: str) -> str | None:

@@ -8,13 +8,18 @@ Gemini CLI format, which agy does not read. Early Gemini CLI versions also neede
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from hookwire.dialects.portable.config import PluginHooks
-from hookwire.plugins.install._base import InstallContext, JsonHooksClient, Target, need_project
+from hookwire.plugins.install._base import (
+    InstallContext,
+    JsonHooksClient,
+    Target,
+    additional_context,
+    need_project,
+)
 from hookwire.plugins.install.capability import NATIVE, PARTIAL, Capabilities, Support
 from hookwire.verdicts import Context
 
@@ -62,8 +67,4 @@ class GeminiCli(JsonHooksClient):
         return out
 
     def respond(self, native: str, contexts: Sequence[Context]) -> bytes:
-        if not contexts or native not in CONTEXT:
-            return b""
-        text = "\n\n".join(c.text for c in contexts)
-        return json.dumps({"hookSpecificOutput": {"hookEventName": native,
-                                                  "additionalContext": text}}).encode() + b"\n"
+        return additional_context(native, contexts, CONTEXT)
