@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from hookwire import hookimpl
+from hookwire.plugins import declare
 
 
-class _Commands:
-    @hookimpl
-    def register_commands(self, subparsers: Any) -> None:
-        from hookwire.plugins.install.cli import add_parser
+def register_commands(subparsers: Any) -> None:
+    from hookwire.plugins.install.cli import add_parser
 
-        add_parser(subparsers)
+    add_parser(subparsers)
 
 
-plugin = _Commands()
+plugin = declare(register_commands=register_commands)

@@ -7,8 +7,8 @@ installed.
 from __future__ import annotations
 
 from hookwire.events import Seam
-from hookwire.hookspecs import hookimpl
 from hookwire.hosts import HostProfile
+from hookwire.plugins import hosts
 
 PROFILE = HostProfile(
     name="openai-agents",
@@ -31,12 +31,5 @@ PROFILE = HostProfile(
 )
 
 
-class OpenAIAgentsHost:
-    """The plugin object behind the ``openai-agents`` entry point."""
-
-    @hookimpl
-    def register_hosts(self) -> list[HostProfile]:
-        return [PROFILE]
-
-
-plugin = OpenAIAgentsHost()
+#: The plugin object behind the entry point.
+plugin = hosts(PROFILE)

@@ -7,8 +7,8 @@ installed.
 from __future__ import annotations
 
 from hookwire.events import Seam
-from hookwire.hookspecs import hookimpl
 from hookwire.hosts import HostProfile
+from hookwire.plugins import hosts
 
 PROFILE = HostProfile(
     name="pydantic-ai",
@@ -31,12 +31,5 @@ PROFILE = HostProfile(
 )
 
 
-class PydanticAIHost:
-    """The plugin object behind the ``pydantic-ai`` entry point."""
-
-    @hookimpl
-    def register_hosts(self) -> list[HostProfile]:
-        return [PROFILE]
-
-
-plugin = PydanticAIHost()
+#: The plugin object behind the entry point.
+plugin = hosts(PROFILE)
