@@ -30,6 +30,7 @@ from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, loads_with_lines, pointer
 from hookwire.dialects.claude.events import EVENTS, NARROW_MATCHER_EVENTS, TOOL_EVENTS
+from hookwire.dialects.claude.handler import ClaudeHandler, legacy_options
 from hookwire.errors import ConfigError
 
 DIALECT = "claude"
@@ -274,20 +275,23 @@ class _Reader:
                          (*path, "command"), event)
         self.entries.append(self.entry(event, matcher, handler, path))
 
+    def handler(self, h: CommandHandler | HttpHandler) -> ClaudeHandler:
+        """The entry's typed handler: the parsed handler, its settings level and plugin."""
+        common: dict[str, Any] = {"scope": self.scope, "onFailure": h.onFailure, "if_": h.if_,
+                                  "statusMessage": h.statusMessage,
+                                  "plugin": dict(self.plugin or {})}
+        if isinstance(h, HttpHandler):
+            return ClaudeHandler(type="http", headers=dict(h.headers or {}),
+                                 allowedEnvVars=tuple(h.allowedEnvVars or ()), **common)
+        return ClaudeHandler(asyncRewake=h.asyncRewake, **common)
+
     def http_entry(self, event: str, matcher: str | None, h: HttpHandler,
                    path: JPath) -> HookEntry:
-        options: dict[str, Any] = {"scope": self.scope, "onFailure": h.onFailure,
-                                   "type": "http", "headers": dict(h.headers or {}),
-                                   "allowedEnvVars": list(h.allowedEnvVars or ())}
-        if h.if_ is not None:
-            options["if"] = h.if_
-        if h.statusMessage is not None:
-            options["statusMessage"] = h.statusMessage
-        if self.plugin:
-            options["plugin"] = dict(self.plugin)
+        handler = self.handler(h)
         return HookEntry(
             dialect=DIALECT, event=event, command=h.url, matcher=matcher, timeout=h.timeout,
-            provenance=self.provenance, location=self.where(path), options=options)
+            provenance=self.provenance, location=self.where(path), handler=handler,
+            options=legacy_options(handler))
 
     def entry(self, event: str, matcher: str | None, h: CommandHandler,
               path: JPath) -> HookEntry:
@@ -303,19 +307,11 @@ class _Reader:
             command = (sub(h.command), *(sub(a) for a in h.args))
         else:
             command = sub(h.command)
-        options: dict[str, Any] = {"scope": self.scope, "onFailure": h.onFailure}
-        if h.if_ is not None:
-            options["if"] = h.if_
-        if h.statusMessage is not None:
-            options["statusMessage"] = h.statusMessage
-        if h.asyncRewake:
-            options["asyncRewake"] = True
-        if plugin:
-            options["plugin"] = dict(plugin)
+        handler = self.handler(h)
         return HookEntry(
             dialect=DIALECT, event=event, command=command, matcher=matcher, timeout=h.timeout,
             background=h.async_ or h.asyncRewake, provenance=self.provenance,
-            location=self.where(path), options=options)
+            location=self.where(path), handler=handler, options=legacy_options(handler))
 
 
 def _subpath(at: str, base: str) -> JPath:

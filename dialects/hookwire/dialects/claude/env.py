@@ -17,6 +17,7 @@ from typing import Any
 
 from hookwire import __version__
 from hookwire.dialect import HookEntry
+from hookwire.dialects.claude.handler import handler_of
 from hookwire.events import SeamEvent, SessionInfo
 
 ENTRYPOINT = "hookwire"
@@ -31,7 +32,7 @@ _PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA
 def placeholders(entry: HookEntry, session: SessionInfo) -> dict[str, str]:
     """The ``${NAME}`` values substituted into the command text and each ``args`` element."""
     values = {"CLAUDE_PROJECT_DIR": session.project_dir}
-    plugin = entry.options.get("plugin") or {}
+    plugin = handler_of(entry).plugin
     for name in ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"):
         if name in plugin:
             values[name] = plugin[name]
@@ -73,7 +74,7 @@ def environment(entry: HookEntry, event: SeamEvent, native: str,
         env["CLAUDE_ENV_FILE"] = env_file(session)
     else:
         env.pop("CLAUDE_ENV_FILE", None)
-    plugin = entry.options.get("plugin") or {}
+    plugin = handler_of(entry).plugin
     for name in ("CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"):
         if name in plugin:
             env[name] = plugin[name]

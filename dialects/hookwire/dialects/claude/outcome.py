@@ -27,6 +27,7 @@ from hookwire.dialects.claude.events import (
     TOOL_EVENTS,
     hook_name,
 )
+from hookwire.dialects.claude.handler import handler_of
 from hookwire.events import SeamEvent
 from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Decision, Halt, Source, SourceKind
@@ -186,7 +187,7 @@ class Interpreter:
 
     def failure(self, what: str, diag: str, *more: str) -> Answer:
         diags = (diag, *more)
-        on_failure = self.entry.options.get("onFailure", "continue")
+        on_failure = handler_of(self.entry).onFailure
         if on_failure == "block" and not self.entry.background:
             if self.native in ON_FAILURE_IGNORED:
                 return self.answer(diagnostics=(

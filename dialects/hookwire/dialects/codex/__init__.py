@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from hookwire import events as hev
-from hookwire.dialect import ConfigResult, Dialect, EventSpec, HookEntry, Provenance
+from hookwire.dialect import ConfigResult, Dialect, EventSpec, Export, HookEntry, Provenance
 from hookwire.dialects.codex import config, matcher, outcome, payload, trust
+from hookwire.dialects.codex import handler as _handler
+from hookwire.dialects.codex.handler import CodexHandler
 from hookwire.dialects.codex import events as ev
 from hookwire.dialects.codex import tools as _tools
 from hookwire.errors import EventDataError, UnknownEventError
@@ -52,6 +54,7 @@ class CodexDialect(Dialect):
     parallel: ClassVar[bool] = True
     background_delivery: ClassVar[str] = "next_turn"  # async hooks: context at the next turn
     tools: ClassVar[Vocabulary] = _tools.VOCABULARY
+    handler_type: ClassVar[type | None] = CodexHandler
 
     def __init__(self, *, codex_home: str | Path | None = None,
                  shell: Sequence[str] | None = None,
@@ -94,24 +97,49 @@ class CodexDialect(Dialect):
         return config.discover(project_dir, codex_home=codex_home, system_dir=system_dir,
                                plugins=plugins)
 
+    def config_paths(self, project_dir: Path, home: Path | None = None) -> list[Path]:
+        """The project layer: ``.codex/hooks.json``, then the ``[hooks]`` of
+        ``.codex/config.toml``."""
+        folder = Path(project_dir) / ".codex"
+        return [folder / "hooks.json", folder / "config.toml"]
+
+    def handler_from_options(self, options: Mapping[str, Any]) -> CodexHandler:
+        return _handler.from_options(options)
+
+    def export(self, entry: HookEntry) -> Export:
+        return _handler.export(entry)
+
     def trust_status(self, entry: HookEntry) -> trust.TrustStatus:
         """Codex's status of ``entry``: managed, trusted, modified or untrusted."""
-        return trust.TrustStatus(entry.options.get("trust", "untrusted"))
+        return _handler.handler_of(entry).trust
+
+    def harness_trust(self, entry: HookEntry) -> tuple[bool | None, str]:
+        """Codex's own verdict on a hook read live from a Codex file: ``(True, status)`` when
+        Codex trusts it (trusted or managed), ``(False, why)`` when Codex will not run it,
+        else ``(None, "")``: hookwire's trust gate decides (every other provenance, and
+        hooks Codex would run as user-authored)."""
+        if entry.provenance is not Provenance.LIVE:
+            return None, ""
+        runs, why = self.will_run(entry)
+        if not runs:
+            return False, why
+        return (True, why) if why in (trust.TrustStatus.TRUSTED, trust.TrustStatus.MANAGED) \
+            else (None, "")
 
     def will_run(self, entry: HookEntry) -> tuple[bool, str]:
         """Whether ``entry`` runs, and why not (for ``hookwire check``): disabled hooks never
         run; discovered non-managed hooks run only when trusted, as in Codex; a file the user
         named runs as user-authored. Entries not read from a Codex file (hookwire's own file,
         imported ones included) carry no Codex state: hookwire's trust gate decides."""
-        opts = entry.options
-        if entry.provenance is Provenance.IMPORTED or "key" not in opts or "hash" not in opts:
+        h = _handler.handler_of(entry)
+        if entry.provenance is Provenance.IMPORTED or h.key is None or h.hash is None:
             return True, "not read from a Codex file: hookwire's trust applies"
-        if not opts.get("enabled", True):
-            return False, f"disabled in [hooks.state.{opts.get('key')!r}]"
-        status = self.trust_status(entry)
+        if not h.enabled:
+            return False, f"disabled in [hooks.state.{h.key!r}]"
+        status = h.trust
         if entry.provenance in DISCOVERED and status not in (trust.TrustStatus.TRUSTED,
                                                             trust.TrustStatus.MANAGED):
-            command = trust.trust_command(str(opts["key"]), str(opts["hash"]), self.home)
+            command = trust.trust_command(h.key, h.hash, self.home)
             return False, f"{status.value}: trust it with `{command}`"
         return True, status.value
 

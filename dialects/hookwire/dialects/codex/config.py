@@ -36,6 +36,7 @@ from hookwire.dialects.codex import events as ev
 from hookwire.dialects.codex import matcher as m
 from hookwire.dialects.codex import trust
 from hookwire.dialects.codex._jsonlines import line_index
+from hookwire.dialects.codex.handler import CodexHandler, handler_of, legacy_options
 from hookwire.errors import ConfigError
 
 DIALECT = "codex"
@@ -305,22 +306,17 @@ class _Reader:
         run_command = command
         for name, value in self.source.env.items():
             run_command = run_command.replace("${" + name + "}", value)
+        typed = CodexHandler(
+            layer=self.source.label, managed=self.source.managed, key=key, hash=current,
+            trust=status, enabled=trust.enabled(managed=self.source.managed, state=state),
+            raw_command=command, timeout_set=handler["timeout"] is not None,
+            status_message=handler.get("statusMessage"), context_limit=limit,
+            env=dict(self.source.env), plugin_id=self.source.plugin_id, group_index=gi,
+            handler_index=hi)
         self.entries.append(HookEntry(
             dialect=DIALECT, event=event, command=run_command, matcher=matcher,
             timeout=float(timeout), background=background, provenance=self.source.provenance,
-            location=self.where(pointer),
-            options={
-                "source": self.source.label, "managed": self.source.managed,
-                "key": key, "hash": current, "trust": status.value,
-                "enabled": trust.enabled(managed=self.source.managed, state=state),
-                "raw_command": command, "timeout_set": handler["timeout"] is not None,
-                "status_message": handler.get("statusMessage"),
-                "context_limit": ev.CONTEXT_LIMIT if limit is None else limit,
-                "context_limit_set": limit is not None,
-                "env": dict(self.source.env), "plugin_id": self.source.plugin_id,
-                "group_index": gi, "handler_index": hi,
-            },
-        ))
+            location=self.where(pointer), handler=typed, options=legacy_options(typed)))
 
 
 def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
@@ -486,16 +482,15 @@ def to_hooks_json(entries: Iterable[HookEntry]) -> dict[str, Any]:
             if entry.matcher is not None:
                 group["matcher"] = entry.matcher
             groups.append(group)
-        opts = entry.options
-        handler: dict[str, Any] = {"type": "command",
-                                   "command": opts.get("raw_command", entry.display)}
-        if entry.timeout is not None and opts.get("timeout_set", True):
+        h = handler_of(entry)
+        handler: dict[str, Any] = {"type": "command", "command": h.raw_command or entry.display}
+        if entry.timeout is not None and h.timeout_set:
             handler["timeout"] = int(entry.timeout)
         if entry.background:
             handler["async"] = True
-        if opts.get("status_message") is not None:
-            handler["statusMessage"] = opts["status_message"]
-        if opts.get("context_limit_set"):
-            handler["additionalContextLimit"] = opts["context_limit"]
+        if h.status_message is not None:
+            handler["statusMessage"] = h.status_message
+        if h.context_limit is not None:
+            handler["additionalContextLimit"] = h.context_limit
         groups[-1]["hooks"].append(handler)
     return {"hooks": hooks}

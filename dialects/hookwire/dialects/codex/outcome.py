@@ -25,6 +25,7 @@ import attrs
 from hookwire.dialect import HookEntry
 from hookwire.dialects.codex import _schema, _spill
 from hookwire.dialects.codex import events as ev
+from hookwire.dialects.codex.handler import handler_of
 from hookwire.events import SeamEvent
 from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Decision, Halt, Source, SourceKind
@@ -342,7 +343,7 @@ def combine(native: str, results: Sequence[tuple[HookEntry, Answer]], *, session
     ordered = sorted(results, key=lambda r: r[0].order)
     out: list[Answer] = []
     for entry, answer in ordered:
-        limit = int(entry.options.get("context_limit", ev.CONTEXT_LIMIT))
+        limit = handler_of(entry).effective_context_limit
 
         def fit(text: str, limit: int = limit) -> str:
             return _spill.maybe_spill(text, limit=limit, root=spill_dir, thread_id=session_id)

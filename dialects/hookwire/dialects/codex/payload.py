@@ -20,6 +20,7 @@ from typing import Any
 from hookwire import events as hev
 from hookwire.dialect import HookEntry
 from hookwire.dialects.codex import events as ev
+from hookwire.dialects.codex.handler import handler_of
 from hookwire.events import SeamEvent, SessionInfo
 
 #: Keys every payload may carry, in serialisation order (absent ones are skipped).
@@ -123,7 +124,7 @@ def environment(entry: HookEntry, session: SessionInfo) -> dict[str, str]:
     """The session environment, the plugin variables, minus Codex's scrubbed credentials."""
     env = dict(os.environ)
     env.update(session.env)
-    env.update(entry.options.get("env") or {})
+    env.update(handler_of(entry).env)
     for name in ev.SCRUBBED_ENV:
         env.pop(name, None)
     return env

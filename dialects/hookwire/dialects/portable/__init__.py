@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from hookwire import events as ev
-from hookwire.dialect import ConfigResult, Dialect, HookEntry, Provenance
+from hookwire.dialect import ConfigResult, Dialect, Export, HookEntry, Provenance
 from hookwire.dialects.portable import _paths, config, outcome, payload
+from hookwire.dialects.portable import handler as _handler
 from hookwire.dialects.portable import events as pe
 from hookwire.dialects.portable.pairing import DeniedAttempts
 from hookwire.errors import EventDataError, UnknownEventError
@@ -34,6 +35,7 @@ class PortableDialect(Dialect):
     harness = f"portable hooks profile {config.SCHEMA_VERSION}"
     events = pe.EVENTS
     parallel = False  # declaration order, one handler at a time
+    handler_type = _handler.PortableHandler
 
     def __init__(self, *, data_home: str | None = None,
                  context_limit: int = outcome.DEFAULT_CONTEXT_LIMIT,
@@ -53,6 +55,12 @@ class PortableDialect(Dialect):
                     ) -> ConfigResult:
         return config.read_config(path, provenance=provenance, dialect=self.name)
 
+    def handler_from_options(self, options: Mapping[str, Any]) -> _handler.PortableHandler:
+        return _handler.from_options(options)
+
+    def export(self, entry: HookEntry) -> Export:
+        return _handler.export(entry)
+
     def native_event(self, event: SeamEvent) -> str | None:
         return pe.BY_SEAM.get(event.seam)
 
@@ -64,25 +72,25 @@ class PortableDialect(Dialect):
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
-        opts = entry.options
+        h = _handler.handler_of(entry)
         # An entry of hookwire's own file is a bare argv: its plugin root is the project
         # (named like a plugin directory) and its arguments are the rest of the argv.
         argv = (entry.command,) if isinstance(entry.command, str) else tuple(entry.command)
-        root = os.path.realpath(opts.get("root") or session.project_dir or session.cwd)
-        owner = opts.get("plugin") or config.plugin_name(Path(root))
-        args = opts["args"] if "args" in opts else argv[1:]
+        root = os.path.realpath(h.root or session.project_dir or session.cwd)
+        owner = h.plugin or config.plugin_name(Path(root))
+        args = h.args if h.args is not None else argv[1:]
         data = os.path.realpath(payload.data_dir(owner, self.data_home))
         environ = os.environ if self.environ is None else self.environ
         exe = _paths.resolve_command(argv[0], root, environ.get("PATH"))
         env = payload.base_env(environ)
-        env.update(_paths.expand_env(opts.get("env", {}), root, data))
+        env.update(_paths.expand_env(h.env, root, data))
         env["PLUGIN_ROOT"], env["PLUGIN_DATA"] = root, data
         name = pe.public_name(native)
         timeout = entry.timeout or pe.EVENT_TIMEOUTS.get(name, pe.DEFAULT_TIMEOUT)
         return Command(
             argv=(exe, *(_paths.expand(a, root, data) for a in args)),
             stdin=payload.encode(payload.envelope(event, native, session)),
-            env=env, cwd=_paths.resolve_cwd(opts.get("cwd"), root, data), timeout=timeout)
+            env=env, cwd=_paths.resolve_cwd(h.cwd, root, data), timeout=timeout)
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome_: Outcome) -> Answer:

@@ -31,6 +31,7 @@ from hookwire.dialects.portable.events import (
     POST_TOOL_USE,
     SESSION_END,
 )
+from hookwire.dialects.portable.handler import PortableHandler, legacy_options
 from hookwire.errors import ConfigError
 
 SCHEMA_VERSION = "0.1.0"
@@ -129,12 +130,12 @@ def entries(hooks: PluginHooks, provenance: Provenance = Provenance.PLUGIN,
     the failure seam (same handler, same position)."""
     out: list[HookEntry] = []
     for h in hooks.handlers:
-        options = {"root": str(hooks.root), "plugin": hooks.name, "args": h.args,
-                   "env": dict(h.env), "cwd": h.cwd, "context": h.context, "index": h.index}
+        typed = PortableHandler(root=str(hooks.root), plugin=hooks.name, args=h.args,
+                                env=dict(h.env), cwd=h.cwd, context=h.context, index=h.index)
         where = Location(file=str(hooks.file), pointer=f"$.hooks.{h.event}[{h.index}]")
         base = HookEntry(dialect=dialect, event=h.event, command=(h.command, *h.args),
                          timeout=h.timeout, provenance=provenance, location=where,
-                         options=options)
+                         handler=typed, options=legacy_options(typed))
         out.append(base)
         if h.event == POST_TOOL_USE:
             out.append(attrs.evolve(base, event=POST_FAILED))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 
 from hookwire.dialect import HookEntry
+from hookwire.dialects.portable.handler import handler_of
 from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Source, SourceKind
 
@@ -26,7 +27,7 @@ def interpret(entry: HookEntry, native: str, outcome: Outcome, *, dialect: str =
               context_limit: int = DEFAULT_CONTEXT_LIMIT) -> Answer:
     if not outcome.ok:
         return Answer(diagnostics=(_failure(outcome),))
-    if not entry.options.get("context"):
+    if not handler_of(entry).context:
         return Answer()
     text = outcome.stdout_text
     if text is None or not text.strip():

@@ -1,0 +1,100 @@
+"""What a Claude Code hook entry carries besides its command, matcher, timeout and ``async``.
+
+:class:`ClaudeHandler` is ``HookEntry.handler`` for this dialect. The reader fills it from the
+typed handler it parsed (:class:`~.config.CommandHandler` or :class:`~.config.HttpHandler`)
+and the settings level of the file; hookwire's own hooks file gives it as ``options``
+(:func:`from_options`). Field names are Claude Code's own spellings (``if`` is ``if_``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import attrs
+
+from hookwire.dialect import Export, HookEntry
+from hookwire.dialects import _legacy
+
+Scope = Literal["user", "project", "local", "cli", "managed", "plugin"]
+
+
+@attrs.frozen(kw_only=True)
+class ClaudeHandler:
+    """``type``: ``command`` (the entry's command runs) or ``http`` (the payload is POSTed to
+    the entry's command, a URL, with ``headers`` interpolating only ``allowedEnvVars``).
+    ``scope``: the settings level it was read from (``disableAllHooks`` precedence; plugin
+    timeouts do not raise the SessionEnd budget). ``plugin``: ``CLAUDE_PLUGIN_ROOT``,
+    ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PLUGIN_NAME`` of the plugin it belongs to."""
+
+    type: Literal["command", "http"] = "command"
+    scope: Scope = "cli"
+    onFailure: Literal["continue", "block"] = "continue"
+    if_: str | None = None
+    statusMessage: str | None = None
+    asyncRewake: bool = False
+    plugin: dict[str, str] = attrs.field(factory=dict)
+    headers: dict[str, str] = attrs.field(factory=dict)
+    allowedEnvVars: tuple[str, ...] = ()
+
+
+DEFAULT_HANDLER = ClaudeHandler()
+_RENAMES = {"if_": "if"}
+_KEYS = frozenset({"if" if a.name == "if_" else a.name for a in attrs.fields(ClaudeHandler)})
+
+
+@functools.cache
+def _converter() -> Any:
+    from hookwire.dialects import _options
+
+    return _options.make_converter(ClaudeHandler, _RENAMES)
+
+
+def from_options(options: Mapping[str, Any]) -> ClaudeHandler:
+    """The handler an entry of hookwire's own file describes (``options`` plus
+    ``onFailure``). Raises :class:`~hookwire.errors.ConfigError` naming an unknown key."""
+    from hookwire.dialects import _options
+
+    return _options.structure(_converter(), options, ClaudeHandler, "claude",  # type: ignore
+                               _RENAMES)
+
+
+def handler_of(entry: HookEntry) -> ClaudeHandler:
+    """The entry's handler (its defaults when it has none)."""
+    return _legacy.handler_of(entry, DEFAULT_HANDLER, from_options, _KEYS)
+
+
+def _fields(h: ClaudeHandler) -> dict[str, Any]:
+    """The fields that say what the hook does, by their wire names (not where it came from)."""
+    out: dict[str, Any] = {}
+    if h.type == "http":
+        out.update(type="http", headers=dict(h.headers), allowedEnvVars=list(h.allowedEnvVars))
+    if h.if_ is not None:
+        out["if"] = h.if_
+    if h.statusMessage is not None:
+        out["statusMessage"] = h.statusMessage
+    if h.asyncRewake:
+        out["asyncRewake"] = True
+    if h.plugin:
+        out["plugin"] = dict(h.plugin)
+    return out
+
+
+def export(entry: HookEntry) -> Export:
+    """The options hookwire's file keeps of an entry read from a Claude Code file: what the
+    hook does, ``scope: plugin`` (its timeouts keep out of the SessionEnd budget) and an
+    ``onFailure`` other than the default; the other settings levels mean nothing there."""
+    h = handler_of(entry)
+    kept = _fields(h)
+    if h.scope == "plugin":
+        kept["scope"] = "plugin"
+    if h.onFailure != "continue":
+        kept["onFailure"] = h.onFailure
+    return Export(options=kept)
+
+
+def legacy_options(h: ClaudeHandler) -> dict[str, Any]:
+    """TRANSITIONAL: the deprecated ``HookEntry.options`` the reader used to fill, for core
+    code that still reads it. The dialect never reads it back."""
+    return {"scope": h.scope, "onFailure": h.onFailure, **_fields(h)}

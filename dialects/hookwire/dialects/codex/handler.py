@@ -1,0 +1,118 @@
+"""What a Codex hook entry carries besides its command, matcher, timeout and ``async``.
+
+:class:`CodexHandler` is ``HookEntry.handler`` for this dialect. The reader fills it with the
+hook's place in its file (Codex's trust ``key``), the ``hash`` of what it runs, Codex's trust
+``status`` for it and what it was written with; hookwire's own hooks file gives it as
+``options`` (:func:`from_options`), where only ``status_message``, ``context_limit`` and
+``env`` mean something (Codex's trust bookkeeping copied by an older import is ignored).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from hookwire.dialect import Export, HookEntry
+from hookwire.dialects import _legacy
+from hookwire.dialects.codex.events import CONTEXT_LIMIT
+from hookwire.dialects.codex.trust import TrustStatus
+from hookwire.errors import ConfigError
+
+
+@attrs.frozen(kw_only=True)
+class CodexHandler:
+    """``layer``: Codex's source of the file (``user``, ``project``, ``system``, ``plugin``).
+    ``key``/``hash``/``trust``/``enabled``: Codex's ``[hooks.state]`` record of the hook
+    (``key`` is ``None`` for a hook not read from a Codex file). ``raw_command``: the command
+    as written, before plugin placeholders were replaced; ``timeout_set``: the file gave a
+    timeout. ``context_limit``: ``additionalContextLimit`` (``None``: Codex's default).
+    ``env``: the plugin variables the hook gets. ``group_index``/``handler_index``: its
+    position in the file."""
+
+    layer: str | None = None
+    managed: bool = False
+    key: str | None = None
+    hash: str | None = None
+    trust: TrustStatus = TrustStatus.UNTRUSTED
+    enabled: bool = True
+    raw_command: str | None = None
+    timeout_set: bool = True
+    status_message: str | None = None
+    context_limit: int | None = None
+    env: dict[str, str] = attrs.field(factory=dict)
+    plugin_id: str | None = None
+    group_index: int | None = None
+    handler_index: int | None = None
+
+    @property
+    def effective_context_limit(self) -> int:
+        return CONTEXT_LIMIT if self.context_limit is None else self.context_limit
+
+
+DEFAULT_HANDLER = CodexHandler()
+#: Keys an older ``hookwire import`` wrote that say nothing ``context_limit`` does not.
+_LEGACY_KEYS = frozenset({"context_limit_set"})
+_KEYS = frozenset(a.name for a in attrs.fields(CodexHandler)) | _LEGACY_KEYS | {"onFailure"}
+
+
+@functools.cache
+def _converter() -> Any:
+    from hookwire.dialects import _options
+
+    return _options.make_converter(CodexHandler)
+
+
+def from_options(options: Mapping[str, Any]) -> CodexHandler:
+    """The handler an entry of hookwire's own file describes. Raises
+    :class:`~hookwire.errors.ConfigError` naming an unknown key, and for ``onFailure:
+    block`` (Codex has no per-hook failure policy)."""
+    from hookwire.dialects import _options
+
+    data = {k: v for k, v in options.items() if k not in _LEGACY_KEYS}
+    failure = data.pop("onFailure", None)
+    if failure not in (None, "continue"):
+        raise ConfigError(f"codex hooks take no onFailure (got {json.dumps(failure)}): "
+                          "Codex has no per-hook failure policy")
+    return _options.structure(_converter(), data, CodexHandler, "codex")  # type: ignore
+
+
+def handler_of(entry: HookEntry) -> CodexHandler:
+    """The entry's handler (its defaults when it has none)."""
+    return _legacy.handler_of(entry, DEFAULT_HANDLER, from_options, _KEYS)
+
+
+def export(entry: HookEntry) -> Export:
+    """What hookwire's file keeps of a hook read from a Codex file: its status message, a
+    context limit the file set, and the plugin variables. Codex's trust bookkeeping stays in
+    Codex's files (an ``untrusted`` state copied over would block the hook for good; once
+    imported, hookwire's trust gate decides). A hook Codex disabled is not imported."""
+    h = handler_of(entry)
+    if not h.enabled:
+        return Export(rejected=f"disabled in Codex's [hooks.state.{json.dumps(h.key)}]"
+                               " (enabled = false): not imported")
+    kept: dict[str, Any] = {}
+    if h.status_message is not None:
+        kept["status_message"] = h.status_message
+    if h.context_limit is not None:
+        kept["context_limit"] = h.context_limit
+    if h.env:
+        kept["env"] = dict(h.env)
+    return Export(options=kept)
+
+
+def legacy_options(h: CodexHandler) -> dict[str, Any]:
+    """TRANSITIONAL: the deprecated ``HookEntry.options`` the reader used to fill, for core
+    code that still reads it. The dialect never reads it back."""
+    return {
+        "source": h.layer, "managed": h.managed, "key": h.key, "hash": h.hash,
+        "trust": h.trust.value, "enabled": h.enabled, "raw_command": h.raw_command,
+        "timeout_set": h.timeout_set, "status_message": h.status_message,
+        "context_limit": h.effective_context_limit,
+        "context_limit_set": h.context_limit is not None, "env": dict(h.env),
+        "plugin_id": h.plugin_id, "group_index": h.group_index,
+        "handler_index": h.handler_index,
+    }
