@@ -12,21 +12,34 @@ from typing import Any
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
-def _foreign_configs(start: Path) -> list[tuple[str, Path]]:
-    """Foreign hook configs in the project that hookwire would not read on its own."""
-    candidates = [("claude", ".claude/settings.json"), ("claude", ".claude/settings.local.json"),
-                  ("codex", ".codex/hooks.json"), ("codex", ".codex/config.toml")]
-    return [(d, Path(rel)) for d, rel in candidates if (start / rel).is_file()]
+def _foreign_configs(kernel: Any, start: Path) -> list[tuple[str, Path]]:
+    """The native configs of every installed dialect (:meth:`~hookwire.Dialect.config_paths`)
+    that exist for the project: hookwire would not read them on its own. Paths inside the
+    project are shown relative to it."""
+    from hookwire.config._transition import config_paths
+
+    found: list[tuple[str, Path]] = []
+    for name, info in kernel.dialects.items():
+        try:
+            paths = config_paths(info.dialect, start, None)
+        except Exception:  # a third party's bug must not break `check`
+            continue
+        for path in paths:
+            if path.is_file():
+                shown = path.relative_to(start) if path.is_relative_to(start) else path
+                found.append((name, shown))
+    return found
 
 
 def add_commands(sub: Any) -> None:
     """Add ``import``, ``trust`` and ``check`` to the ``hookwire`` subparsers."""
-    imp = sub.add_parser("import", help="translate a foreign hooks config (claude, codex) into "
-                                        "the project's .hookwire/hooks.yaml, with a report")
-    imp.add_argument("dialect", help="the foreign config's dialect: claude or codex")
+    imp = sub.add_parser("import", help="translate a foreign hooks config (e.g. claude, codex) "
+                                        "into the project's .hookwire/hooks.yaml, with a report")
+    imp.add_argument("dialect", help="the foreign config's dialect: any installed one "
+                                     "(`hookwire dialects`), e.g. claude or codex")
     imp.add_argument("path", nargs="?", type=Path,
-                     help="the file to import (default: .claude/settings.json or "
-                          ".codex/hooks.json in the project)")
+                     help="the file to import (default: the dialect's own project config, "
+                          "e.g. .claude/settings.json or .codex/hooks.json)")
     imp.add_argument("--host", default="reference",
                      help="warn about events this host does not emit (default: reference)")
     imp.set_defaults(handler=cmd_import)
@@ -193,7 +206,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     counts = dict.fromkeys(STATUSES, 0)
     rows: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
-    foreign = [] if config.files else _foreign_configs(Path.cwd())
+    foreign = [] if config.files else _foreign_configs(kernel, Path.cwd())
     if not config.files and not args.json:
         print("no hooks files: neither the global file nor a project .hookwire/hooks.yaml "
               "exists")
@@ -276,7 +289,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
     if not args.ids and not args.all:
         waiting = {k: v for k, v in gated.items() if v[2] != trust.TrustState.TRUSTED}
         for rid, (entry, pin, state) in gated.items():
-            source = entry.options.get("source") or entry.provenance.value
+            source = entry.source or entry.provenance.value
             print(f"{state:<8} {rid}  {_what(entry)}\n"
                   f"         source {source}, {_where(entry.location.file, entry.location.line)}"
                   f"; runs {pin.path or '(nothing pinned: ' + str(pin.note) + ')'}"
@@ -291,7 +304,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
         if args.all else [_unique(i, gated) for i in args.ids]
     for rid in chosen:
         entry, pin, _ = gated[rid]
-        source = entry.options.get("source") or entry.provenance.value
+        source = entry.source or entry.provenance.value
         trust.approve(entry, store, pin, source=source)
         pinned = f"{pin.path} {pin.digest[:19]}" if pin.path and pin.digest else (
             f"command text only ({pin.note})")
@@ -318,20 +331,20 @@ def _unique(prefix: str, ids: Any) -> str:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from hookwire.config import find_project_file
-    from hookwire.config.importer import DEFAULT_PATHS, translate
+    from hookwire.config.importer import default_path, translate
     from hookwire.config.writer import append_entries, existing_keys
     from hookwire.errors import ConfigError, HookwireError
 
     kernel = _kernel()
-    kernel.dialect(args.dialect)  # UnknownDialectError lists the installed ones
+    dialect = kernel.dialect(args.dialect)  # UnknownDialectError lists the installed ones
     host = _host(kernel, args.host)
     project = find_project_file(os.getcwd())
     root = project.parent.parent if project is not None else Path(os.getcwd())
     path: Path | None = args.path
     if path is None:
-        if args.dialect not in DEFAULT_PATHS:
+        path = default_path(dialect, root)
+        if path is None:
             raise HookwireError(f"give the path of the {args.dialect} config to import")
-        path = root / DEFAULT_PATHS[args.dialect]
     if not path.is_file():
         raise ConfigError("no such config file", file=str(path))
     target = root / ".hookwire" / "hooks.yaml"

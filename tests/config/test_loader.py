@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 from hookwire import ConfigError, Kernel, Provenance
@@ -24,10 +27,29 @@ def hook(event: str, *argv: str, extra: str = "") -> str:
             f"    command: [{', '.join(argv)}]\n{extra}")
 
 
+@attrs.frozen(kw_only=True)
+class EchoHandler:
+    if_: str | None = None
+    on_failure: str = "continue"
+
+
+class TypedEcho(EchoDialect):
+    """The echo dialect with a typed handler: ``if`` and ``onFailure``, nothing else."""
+
+    handler_type = EchoHandler
+
+    def handler_from_options(self, options: Mapping[str, Any]) -> EchoHandler:
+        unknown = set(options) - {"if", "onFailure"}
+        if unknown:
+            raise ConfigError(f"unknown echo option {sorted(unknown)[0]!r}")
+        return EchoHandler(if_=options.get("if"),
+                           on_failure=options.get("onFailure", "continue"))
+
+
 @pytest.fixture
 def kernel() -> Kernel:
     k = Kernel(load_entry_points=False)
-    k.add_dialect(EchoDialect())
+    k.add_dialect(TypedEcho())
     return k
 
 
@@ -108,10 +130,33 @@ def test_entry_fields_and_source_provenance(home: Path, tmp_path: Path,
     first, second = kernel.hooks
     assert first.command == ("./guard.sh", "--strict")
     assert first.matcher == "Bash" and first.timeout == 5.0 and first.background
-    assert first.options == {"if": "Bash(git *)", "onFailure": "block",
-                             "source": "imported:claude"}
+    assert first.handler == EchoHandler(if_="Bash(git *)", on_failure="block")
+    assert second.handler == EchoHandler()
+    assert (first.source, second.source) == ("imported:claude", "plugin:formatter")
     assert first.provenance is Provenance.IMPORTED
     assert second.provenance is Provenance.PLUGIN
+
+
+def test_an_option_the_dialect_rejects_makes_the_entry_invalid_with_its_place(
+        home: Path, tmp_path: Path, kernel: Kernel) -> None:
+    path = write(tmp_path / ".hookwire" / "hooks.yaml", """
+        version: 1
+        hooks:
+          - dialect: echo
+            event: stop
+            type: command
+            command: [ok]
+          - dialect: echo
+            event: stop
+            type: command
+            command: [x]
+            options: {bogus: 1}
+        """)
+    found = collect(kernel, load(tmp_path))
+    assert [e.command for e in found.entries] == [("ok",)]
+    (bad,) = found.invalid
+    assert (bad.file, bad.line, bad.event, bad.dialect) == (str(path), 7, "stop", "echo")
+    assert bad.problem == "unknown echo option 'bogus' @ $.hooks[1].options"
 
 
 def test_live_sources_are_read_by_their_dialect(home: Path, tmp_path: Path) -> None:

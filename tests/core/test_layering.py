@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -134,3 +135,124 @@ def test_importing_all_of_core_loads_neither_slice() -> None:
     loaded = json.loads(proc.stdout)
     assert set(names) <= set(loaded)
     assert [m for m in loaded if _is_forbidden(m)] == []
+
+
+# -- core names no built-in dialect ---------------------------------------------------------------
+#
+# Core gets everything dialect-specific through the dialect contract (config paths,
+# placeholders, export, the harness's own trust, problem kinds), so a third-party dialect gets
+# `import`, `trust` and `check` by implementing it. The scan reads identifiers (names,
+# attributes, definitions, arguments, imports) and string constants, f-string parts included.
+# Docstrings are prose and may name a harness; comments are not in the AST. Allowed besides:
+# the CLI's help texts (`help=` / `description=` / `epilog=`, which may name dialects as
+# examples), the demo and the reference host.
+
+BUILT_IN = re.compile(r"claude|codex|portable|CLAUDE_|CODEX_", re.IGNORECASE)
+#: Files allowed to name built-in dialects, relative to core/hookwire.
+NAMING_ALLOWED = {
+    "demo.py",            # the demo runs the built-in dialects' sample hooks
+    "reference",          # the reference host (a folder)
+    # TRANSITIONAL: core's old answers for dialects that do not implement the contract yet;
+    # deleted once the built-in dialects do.
+    "config/_transition.py",
+}
+_HELP_KEYWORDS = frozenset({"help", "description", "epilog"})
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                found.add(id(body[0].value))
+    return found
+
+
+def _help_texts(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg in _HELP_KEYWORDS:
+            found |= {id(n) for n in ast.walk(node.value)}
+    return found
+
+
+def dialect_names(source: str) -> list[str]:
+    """Every identifier or string constant (not a docstring or help text) in ``source`` that
+    names a built-in dialect, as ``line: text``."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree) | _help_texts(tree)
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        text: str | None = None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        elif isinstance(node, ast.Name):
+            text = node.id
+        elif isinstance(node, ast.Attribute):
+            text = node.attr
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            text = node.name
+        elif isinstance(node, ast.arg):
+            text = node.arg
+        elif isinstance(node, ast.alias):
+            text = f"{node.name} {node.asname or ''}"
+        elif isinstance(node, ast.keyword) and node.arg:
+            text = node.arg
+        if text is not None and BUILT_IN.search(text):
+            found.append(f"{getattr(node, 'lineno', '?')}: {text[:80]!r}")
+    return found
+
+
+@pytest.mark.parametrize("source", [
+    'PATHS = {"claude": ".claude/settings.json"}',
+    'env = {"CLAUDE_PROJECT_DIR": root}',
+    'if why.startswith("codex"):\n    pass',
+    'text = f"{x} in ${CODEX_HOME}"',
+    "def f():\n    '''Docstring.'''\n    return 'portable'",
+    "from hookwire.x import claude_paths",
+    "claude = 1",
+    "obj.codex_home",
+    "def f(claude_dir): pass",
+    "f(codex=1)",
+    "class ClaudeThing: pass",
+])
+def test_the_name_scan_sees_names_in_code(source: str) -> None:
+    assert dialect_names(source)
+
+
+@pytest.mark.parametrize("source", [
+    '"""Runs Claude Code, Codex and portable-profile hooks."""',
+    "class A:\n    '''As Claude Code does.'''",
+    "def f():\n    '''e.g. codex.'''\n    return 1",
+    'p.add_argument("dialect", help="e.g. claude or codex")',
+    'sub.add_parser("x", help="a " + "claude", description="Codex")',
+    "x = 1  # claude does this too",
+    'name = dialect.name',
+])
+def test_the_name_scan_lets_prose_and_help_through(source: str) -> None:
+    assert dialect_names(source) == []
+
+
+def _allowed(path: Path) -> bool:
+    rel = path.relative_to(CORE / "hookwire").as_posix()
+    return any(rel == a or rel.startswith(a + "/") for a in NAMING_ALLOWED)
+
+
+def test_the_allowed_files_exist() -> None:
+    # an allowance for a file that is gone allows nothing; remove it with the file
+    base = CORE / "hookwire"
+    assert [a for a in NAMING_ALLOWED if not (base / a).exists()] == []
+
+
+def test_core_names_no_built_in_dialect() -> None:
+    offences = []
+    for path in core_modules():
+        if _allowed(path):
+            continue
+        found = dialect_names(path.read_text(encoding="utf-8"))
+        offences += [f"{path.relative_to(ROOT)}:{hit}" for hit in found]
+    assert offences == []

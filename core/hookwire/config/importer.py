@@ -1,4 +1,4 @@
-"""``hookwire import claude|codex``: a foreign config → entries of hookwire's own file.
+"""``hookwire import NAME``: a foreign config → entries of hookwire's own file.
 
 Each foreign handler becomes one report row:
 
@@ -6,49 +6,43 @@ Each foreign handler becomes one report row:
   runs only once approved with ``hookwire trust``);
 * ``present`` — an identical entry is already there (importing twice adds nothing);
 * ``rejected`` — with the reason: no seam maps the event; a shell command that cannot be
-  tokenised safely; an unsupported handler type; an empty command; or what the foreign reader
-  reported;
+  tokenised safely; what the dialect's :meth:`~hookwire.Dialect.export` refused; or a problem
+  the foreign reader reported of a kind that leaves a handler out
+  (:class:`~hookwire.ProblemKind`);
 * ``warning`` — something that applies to the whole file or a handler the reader left out
   without rejecting it.
 
-Shell text is converted to an argv only when that is exact (:mod:`._shellwords`). Placeholders:
-``$CLAUDE_PROJECT_DIR`` / ``${CLAUDE_PROJECT_DIR}`` in a Claude Code command become
-``${CLAUDE_PROJECT_DIR}`` in the argv, which the Claude Code dialect substitutes textually at run
-time (exec form), so the imported file stays portable across checkouts. Plugin placeholders are
-already substituted by the reader. Every other variable is rejected: its value is only known
-to the shell at run time.
+Core knows no dialect: the default file comes from :meth:`~hookwire.Dialect.config_paths`,
+what an entry keeps from :meth:`~hookwire.Dialect.export`, and problems are told apart by
+their ``kind`` and ``severity``. Shell text is converted to an argv only when that is exact
+(:mod:`._shellwords`); the only variables it may name are the dialect's placeholders, which the
+dialect substitutes textually at run time (exec form), so the imported file stays portable
+across checkouts. Every other variable is rejected: its value is only known to the shell at run
+time.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from hookwire.config import _shellwords
-from hookwire.dialect import HookEntry, Location, Provenance
+from hookwire.config import _shellwords, _transition
+from hookwire.dialect import ConfigProblem, Dialect, HookEntry, Location, ProblemKind, Provenance
 
-#: Variables each dialect substitutes in an argv at run time: name → how to write it.
-PLACEHOLDERS: Mapping[str, Mapping[str, str]] = {
-    "claude": {"CLAUDE_PROJECT_DIR": "${CLAUDE_PROJECT_DIR}"},
-}
-#: Where ``hookwire import NAME`` looks when no path is given (relative to the project root).
-DEFAULT_PATHS: Mapping[str, str] = {
-    "claude": ".claude/settings.json",
-    "codex": ".codex/hooks.json",
-}
-#: Options the reader records about the file itself, meaningless once imported.
-_DROPPED_OPTIONS = frozenset({"scope", "onFailure", "source"})
-#: Per dialect: the options an imported entry keeps (``None``: all but the dropped ones). Codex
-#: entries carry Codex's trust bookkeeping (key, hash, ``trust`` state, ``enabled``): it
-#: belongs to the Codex file. Copied into hookwire's file, an ``untrusted`` state would block
-#: the hook for good; once imported, hookwire's trust gate decides.
-_KEPT_OPTIONS: Mapping[str, frozenset[str]] = {
-    "codex": frozenset({"status_message", "context_limit", "env"}),
-}
+#: Problem kinds that leave a handler out of the import (a ``rejected`` row).
+REJECTING = frozenset({ProblemKind.INVALID_HANDLER, ProblemKind.UNKNOWN_EVENT,
+                       ProblemKind.NO_SEAM, ProblemKind.INVALID_MATCHER, ProblemKind.DISABLED,
+                       ProblemKind.UNSUPPORTED})
+
+
+def default_path(dialect: Dialect, project_dir: Path, home: Path | None = None) -> Path | None:
+    """What ``hookwire import NAME`` reads when no path is given: the dialect's first config
+    path for the project (``None``: the dialect names none)."""
+    paths = _transition.config_paths(dialect, project_dir, home)
+    return paths[0] if paths else None
 
 
 @attrs.frozen(kw_only=True)
@@ -96,7 +90,7 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
 
     dialect = kernel.dialect(dialect_name)
     result = dialect.read_config(path, provenance=Provenance.IMPORTED)
-    try:
+    try:  # TRANSITIONAL: only the guesses of _transition.problem_kind read the raw file
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raw = None
@@ -124,17 +118,8 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
             for ep in below:  # an event-level note: it applies to each handler under it
                 extra.setdefault(ep, []).append(problem.message)
             continue
-        node = _lookup(raw, ptr)
-        kind = node.get("type") if isinstance(node, Mapping) else None
-        if isinstance(kind, str) and kind != "command":
-            reason = f"unsupported handler type {kind!r} (only `command` handlers can run)"
-        elif problem.event is not None and problem.event not in dialect.events:
-            reason = (f"no seam maps the event {problem.event!r} "
-                      f"({dialect_name} does not know it)")
-        elif problem.severity == "error" or "ignored" in problem.message or (
-                "skipped" in problem.message):
-            reason = problem.message
-        else:
+        reason = _reason(problem, dialect, raw)
+        if reason is None:
             if owner is None and ptr not in handled:
                 rows.append(Row(status="warning", location=problem.location,
                                 event=problem.event, reason=problem.message))
@@ -144,8 +129,7 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
                         reason=reason))
 
     for entry in result.entries:
-        row, written = _one(dialect, dialect_name, entry, host,
-                            tuple(extra.get(entry.location.pointer, ())))
+        row, written = _one(dialect, entry, host, tuple(extra.get(entry.location.pointer, ())))
         if written is not None:
             key = entry_key(written)
             if key in seen:
@@ -159,8 +143,22 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
     return ImportResult(rows=tuple(rows), entries=tuple(entries))
 
 
-def _one(dialect: Any, name: str, entry: HookEntry, host: Any,
+def _reason(problem: ConfigProblem, dialect: Dialect, raw: Any) -> str | None:
+    """Why ``problem`` rejects the handler it points at (``None``: it is only a warning)."""
+    kind = _transition.problem_kind(problem, raw, dialect, _lookup)
+    if kind is ProblemKind.UNKNOWN_EVENT and problem.event is not None:
+        return f"no seam maps the event {problem.event!r} ({dialect.name} does not know it)"
+    if kind is ProblemKind.UNSUPPORTED:
+        return _transition.unsupported_reason(problem, raw, _lookup)
+    if problem.severity == "error" or kind in REJECTING:
+        return problem.message
+    return None
+
+
+def _one(dialect: Dialect, entry: HookEntry, host: Any,
          warnings: tuple[str, ...]) -> tuple[Row, dict[str, Any] | None]:
+    from hookwire.config.writer import document
+
     row = Row(status="imported", location=entry.location, event=entry.event,
               command=entry.display, warnings=warnings)
 
@@ -174,41 +172,20 @@ def _one(dialect: Any, name: str, entry: HookEntry, host: Any,
         if not entry.command.strip():
             return reject("empty command")
         try:
-            argv = _shellwords.split(entry.command, PLACEHOLDERS.get(name, {}))
+            argv = _shellwords.split(entry.command, _transition.placeholders(dialect))
         except _shellwords.Unsafe as exc:
             return reject(f"shell command that cannot be tokenised safely: it uses {exc}")
     else:
         argv = list(entry.command)
     if not argv or not all(argv):
         return reject("empty command" if not argv else "empty argument in the command")
-    if name == "codex" and entry.options.get("enabled") is False:
-        return reject(f"disabled in Codex's [hooks.state.{json.dumps(entry.options.get('key'))}]"
-                      " (enabled = false): not imported")
-    notes = list(warnings)
+    exported = _transition.export(dialect, entry)
+    if exported.rejected is not None:
+        return reject(exported.rejected)
+    notes = [*warnings, *exported.warnings]
     if host is not None and not host.emits(spec.seam):
         why = host.missing.get(spec.seam, "")
         notes.append(f"host {host.name!r} does not emit {spec.seam.value}"
                      + (f" ({why})" if why else "") + ": this hook will not run there")
-    written: dict[str, Any] = {"dialect": name, "event": entry.event}
-    if entry.matcher is not None:
-        written["matcher"] = entry.matcher
-    written["type"] = "command"
-    written["command"] = argv
-    if entry.timeout is not None:
-        written["timeout"] = entry.timeout
-    failure = entry.options.get("onFailure")
-    if failure not in (None, "continue"):
-        written["onFailure"] = failure
-    if entry.background:
-        written["async"] = True
-    kept = _KEPT_OPTIONS.get(name)
-    options = {k: v for k, v in entry.options.items() if k not in _DROPPED_OPTIONS
-               and (kept is None or (k in kept and v not in (None, {})))}
-    if name == "codex" and not entry.options.get("context_limit_set"):
-        options.pop("context_limit", None)  # the default: nothing to write
-    if entry.options.get("scope") == "plugin":
-        options["scope"] = "plugin"
-    if options:
-        written["options"] = options
-    written["source"] = f"imported:{name}"
+    written = document(entry, argv, exported.options, source=f"imported:{dialect.name}")
     return attrs.evolve(row, warnings=tuple(notes)), written

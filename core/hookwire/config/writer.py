@@ -7,9 +7,9 @@ command and source) are not added again, so importing twice does not duplicate a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
@@ -18,6 +18,9 @@ from hookwire._files import atomic_write
 from hookwire.config.loader import ConfigFileError, load_text, parse, yaml_rt
 from hookwire.config.model import Scope
 from hookwire.errors import ConfigError
+
+if TYPE_CHECKING:
+    from hookwire.dialect import HookEntry
 
 HEADER = ("hookwire hooks file (see docs/config.md). Own entries are argv-only;\n"
           "`source: imported:...` entries run only once approved with `hookwire trust`.")
@@ -30,6 +33,31 @@ def entry_key(entry: Mapping[str, Any]) -> tuple[Any, ...]:
     command = entry.get("command")
     return (entry.get("dialect"), entry.get("event"), entry.get("matcher"),
             tuple(command) if isinstance(command, list) else command, entry.get("source"))
+
+
+def document(entry: HookEntry, command: Sequence[str], options: Mapping[str, Any], *,
+             source: str) -> dict[str, Any]:
+    """The mapping hookwire's file holds for ``entry`` run as the argv ``command``: the fields
+    every entry has, and ``options`` (an :class:`~hookwire.Export`'s, the dialect-specific
+    fields as :meth:`~hookwire.Dialect.handler_from_options` reads them back). ``onFailure``
+    among them is written as the file's own ``onFailure`` key, where the loader finds it."""
+    written: dict[str, Any] = {"dialect": entry.dialect, "event": entry.event}
+    if entry.matcher is not None:
+        written["matcher"] = entry.matcher
+    written["type"] = "command"
+    written["command"] = list(command)
+    if entry.timeout is not None:
+        written["timeout"] = entry.timeout
+    rest = dict(options)
+    failure = rest.pop("onFailure", None)
+    if failure is not None:
+        written["onFailure"] = failure
+    if entry.background:
+        written["async"] = True
+    if rest:
+        written["options"] = rest
+    written["source"] = source
+    return written
 
 
 def existing_keys(path: Path) -> set[tuple[Any, ...]]:
