@@ -16,12 +16,10 @@ def _foreign_configs(kernel: Any, start: Path) -> list[tuple[str, Path]]:
     """The native configs of every installed dialect (:meth:`~hookwire.Dialect.config_paths`)
     that exist for the project: hookwire would not read them on its own. Paths inside the
     project are shown relative to it."""
-    from hookwire.config._transition import config_paths
-
     found: list[tuple[str, Path]] = []
     for name, info in kernel.dialects.items():
         try:
-            paths = config_paths(info.dialect, start, None)
+            paths = info.dialect.config_paths(start, None)
         except Exception:  # a third party's bug must not break `check`
             continue
         for path in paths:

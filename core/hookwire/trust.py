@@ -205,11 +205,8 @@ def dialect_trust(kernel: Any, entry: HookEntry) -> tuple[bool | None, str]:
     (:meth:`~hookwire.Dialect.harness_trust`): ``(True, why)`` when the harness trusts it
     (hookwire honours that), ``(False, why)`` when the harness will not run it, ``(None, "")``
     when none applies and hookwire's trust alone decides."""
-    from hookwire.config._transition import harness_trust
-
     try:
-        dialect = kernel.dialect(entry.dialect)
-        runs, why = harness_trust(dialect, entry)
+        runs, why = kernel.dialect(entry.dialect).harness_trust(entry)
     except Exception:
         log.debug("dialect %s cannot tell its own trust of %s", entry.dialect, entry.display,
                   exc_info=True)

@@ -147,7 +147,8 @@ def test_imported_entries_load_as_imported_and_keep_options(tmp_path: Path) -> N
     loaded = load_file(target, Scope.PROJECT)
     entries = collect(kernel, Config(files=(loaded,))).entries
     assert [e.provenance for e in entries] == [Provenance.IMPORTED, Provenance.IMPORTED]
-    assert entries[0].options["onFailure"] == "block"
+    assert entries[0].handler.onFailure == "block"
+    assert entries[0].source == "imported:claude"
     assert textwrap.dedent(target.read_text()).startswith("# hookwire hooks file")
 
 

@@ -152,9 +152,6 @@ BUILT_IN = re.compile(r"claude|codex|portable|CLAUDE_|CODEX_", re.IGNORECASE)
 NAMING_ALLOWED = {
     "demo.py",            # the demo runs the built-in dialects' sample hooks
     "reference",          # the reference host (a folder)
-    # TRANSITIONAL: core's old answers for dialects that do not implement the contract yet;
-    # deleted once the built-in dialects do.
-    "config/_transition.py",
 }
 _HELP_KEYWORDS = frozenset({"help", "description", "epilog"})
 

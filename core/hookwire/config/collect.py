@@ -14,7 +14,6 @@ from typing import Any, TypedDict
 
 import attrs
 
-from hookwire.config._transition import overrides
 from hookwire.config.model import Config, LoadedFile, Scope
 from hookwire.dialect import ConfigProblem, HookEntry, Location, Provenance
 from hookwire.errors import ConfigError, UnknownDialectError
@@ -89,20 +88,17 @@ def own_entries(kernel: Any, loaded: LoadedFile) -> list[Item]:
         options = dict(spec.options)
         if spec.on_failure is not None:
             options["onFailure"] = spec.on_failure
-        handler = None
-        if overrides(dialect, "handler_from_options"):
-            try:
-                handler = dialect.handler_from_options(options)
-            except ConfigError as exc:
-                items.append(Item(problem=f"{exc.message} @ $.hooks[{i}].options", **at))
-                continue
+        try:
+            handler = dialect.handler_from_options(options)
+        except ConfigError as exc:
+            items.append(Item(problem=f"{exc.message} @ $.hooks[{i}].options", **at))
+            continue
         entry = HookEntry(
             dialect=spec.dialect, event=spec.event, command=tuple(spec.command),
             matcher=spec.matcher, timeout=spec.timeout, background=spec.async_,
             provenance=provenance_of(spec.source, loaded.scope),
             location=Location(file=loaded.path, line=line, pointer=f"$.hooks[{i}]"),
-            # TRANSITIONAL: ``options`` until every dialect reads its ``handler``
-            options=options, handler=handler, source=spec.source)
+            handler=handler, source=spec.source)
         items.append(Item(entry=entry, **at))
     return items
 

@@ -23,7 +23,7 @@ time.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ REJECTING = frozenset({ProblemKind.INVALID_HANDLER, ProblemKind.UNKNOWN_EVENT,
 def default_path(dialect: Dialect, project_dir: Path, home: Path | None = None) -> Path | None:
     """What ``hookwire import NAME`` reads when no path is given: the dialect's first config
     path for the project (``None``: the dialect names none)."""
-    paths = _transition.config_paths(dialect, project_dir, home)
+    paths = dialect.config_paths(project_dir, home)
     return paths[0] if paths else None
 
 
@@ -90,10 +90,7 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
 
     dialect = kernel.dialect(dialect_name)
     result = dialect.read_config(path, provenance=Provenance.IMPORTED)
-    try:  # TRANSITIONAL: only the guesses of _transition.problem_kind read the raw file
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raw = None
+    raw = _transition.raw(path)  # TRANSITIONAL: read by the guesses of problem kinds only
     seen = set(present or ())
     rows: list[Row] = []
     entries: list[dict[str, Any]] = []
@@ -143,6 +140,13 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
     return ImportResult(rows=tuple(rows), entries=tuple(entries))
 
 
+def _placeholders(dialect: Dialect) -> Mapping[str, str]:
+    """The variables ``dialect`` substitutes in an argv at run time → how to write them
+    (the dialect's ``placeholders``; not yet part of the contract, so optional)."""
+    found = getattr(dialect, "placeholders", None)
+    return found if isinstance(found, Mapping) else {}
+
+
 def _reason(problem: ConfigProblem, dialect: Dialect, raw: Any) -> str | None:
     """Why ``problem`` rejects the handler it points at (``None``: it is only a warning)."""
     kind = _transition.problem_kind(problem, raw, dialect, _lookup)
@@ -172,14 +176,14 @@ def _one(dialect: Dialect, entry: HookEntry, host: Any,
         if not entry.command.strip():
             return reject("empty command")
         try:
-            argv = _shellwords.split(entry.command, _transition.placeholders(dialect))
+            argv = _shellwords.split(entry.command, _placeholders(dialect))
         except _shellwords.Unsafe as exc:
             return reject(f"shell command that cannot be tokenised safely: it uses {exc}")
     else:
         argv = list(entry.command)
     if not argv or not all(argv):
         return reject("empty command" if not argv else "empty argument in the command")
-    exported = _transition.export(dialect, entry)
+    exported = dialect.export(entry)
     if exported.rejected is not None:
         return reject(exported.rejected)
     notes = [*warnings, *exported.warnings]
