@@ -136,3 +136,135 @@ def test_hookwire_dialects_lists_the_toy_dialect(venv: Venv, tmp_path: Path) -> 
     line = next((ln for ln in proc.stdout.splitlines() if ln.split()[:1] == ["toy"]), None)
     assert line is not None, proc.stdout
     assert f"({TOY_DIST} {TOY_VERSION})" in line
+
+
+# -- import, trust and check through the CLI, for a dialect core has never heard of ------------
+
+_FIRE = """
+import json, sys
+import anyio
+from hookwire import Kernel
+from hookwire.config import install
+
+kernel = Kernel()
+install(kernel)
+
+async def main():
+    async with kernel.session(cwd=".", project_dir=sys.argv[1]) as session:
+        verdict = await session.tool_pre("Bash", {"command": "ls"})
+    return verdict
+
+verdict = anyio.run(main)
+print(json.dumps({"decision": verdict.decision.value, "reason": verdict.reason}))
+"""
+
+TOYS = {"toys": [
+    {"on": "BeforeTool", "tool": "Bash", "run": "./guard.sh --strict", "label": "guard"},
+    {"on": "BeforeTool", "tool": "Bash", "run": ["./guard.sh"], "off": True},
+    {"on": "Nap", "run": "./nap.sh"},
+]}
+
+
+class ToyProject:
+    def __init__(self, venv: Venv, root: Path) -> None:
+        self.venv, self.root = venv, root
+        home = root / "home"
+        (home / ".config").mkdir(parents=True)
+        self.env = _env(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
+        self.marker = root / "marker"
+
+    def hookwire(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(self.venv.bin / "hookwire"), *args], cwd=self.root,
+                              env=self.env, capture_output=True, text=True, timeout=120)
+
+    def fire(self) -> dict[str, object]:
+        proc = _run(self.venv.python, "-I", "-c", _FIRE, self.root, cwd=self.root, env=self.env)
+        result: dict[str, object] = json.loads(proc.stdout)
+        return result
+
+
+@pytest.fixture
+def toy_project(venv: Venv, tmp_path: Path) -> ToyProject:
+    project = ToyProject(venv, tmp_path)
+    (tmp_path / ".toy").mkdir()
+    (tmp_path / ".toy" / "toys.json").write_text(json.dumps(TOYS, indent=2))
+    guard = tmp_path / "guard.sh"
+    guard.write_text('#!/bin/sh\necho "$TOY_LABEL $*" >> marker\n'
+                     'echo "no toys ($TOY_LABEL)" >&2\nexit 2\n')
+    guard.chmod(0o755)
+    return project
+
+
+def test_a_third_party_dialect_is_imported_trusted_checked_and_fired_through_the_cli(
+        toy_project: ToyProject) -> None:
+    p = toy_project
+    # check without a hooks file names the toy's own config, found through config_paths
+    unread = p.hookwire("check")
+    assert unread.returncode == 0, unread.stderr
+    assert any(".toy/toys.json" in ln and "hookwire import toy" in ln
+               for ln in unread.stdout.splitlines()), unread.stdout
+
+    # import: no path given, so the dialect's first config path; export decides what is kept
+    imported = p.hookwire("import", "toy")
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    rows = imported.stdout.splitlines()
+    assert any(r.startswith("imported") and "`./guard.sh --strict`" in r for r in rows), rows
+    assert any(r.startswith("rejected") and "switched off in the toy file" in r
+               for r in rows), rows
+    assert any(r.startswith("rejected") and "no seam maps the event 'Nap'" in r
+               for r in rows), rows
+    written = (p.root / ".hookwire" / "hooks.yaml").read_text()
+    assert "dialect: toy" in written and "source: imported:toy" in written
+    assert "command: [./guard.sh, --strict]" in written  # shell text made an exact argv
+    assert "label: guard" in written  # the handler, exported and read back
+
+    # imported hooks wait for approval: check says so, and the hook does not run
+    pending = p.hookwire("check", "--strict")
+    assert pending.returncode == 1, pending.stdout + pending.stderr
+    assert pending.stdout.startswith("untrusted"), pending.stdout
+    refused = p.fire()
+    assert refused["decision"] == "deny" and "untrusted" in str(refused["reason"]), refused
+    assert not p.marker.exists()
+
+    trusted = p.hookwire("trust", "--all")
+    assert trusted.returncode == 0, trusted.stderr
+    assert trusted.stdout.startswith("trusted") and "toy:BeforeTool [Bash]" in trusted.stdout
+    assert f"pins {p.root.resolve() / 'guard.sh'}" in trusted.stdout, trusted.stdout
+
+    strict = p.hookwire("check", "--strict")
+    assert strict.returncode == 0, strict.stdout + strict.stderr
+    assert strict.stdout.startswith("runs") and "imported, trusted, id" in strict.stdout
+    as_json = p.hookwire("check", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    doc = json.loads(as_json.stdout)
+    (hook,) = doc["hooks"]
+    assert (hook["status"], hook["dialect"], hook["event"], hook["provenance"]) == (
+        "runs", "toy", "BeforeTool", "imported")
+    assert hook["command"] == ["./guard.sh", "--strict"]
+    assert doc["summary"]["not running"] == 0 and doc["summary"]["runs"] == 1
+
+    # and it runs: the guard's label came back through handler_from_options
+    fired = p.fire()
+    assert fired == {"decision": "deny", "reason": "no toys (guard)"}
+    assert p.marker.read_text().split() == ["guard", "--strict"]
+
+
+def test_the_toy_harness_trust_decides_for_toys_read_live(toy_project: ToyProject) -> None:
+    p = toy_project
+    (p.root / ".toy" / "live.json").write_text(json.dumps({"toys": [
+        {"tool": "Bash", "run": ["./guard.sh", "blessed"], "label": "b", "blessed": True},
+        {"tool": "Bash", "run": ["./guard.sh", "plain"]},
+        {"tool": "Bash", "run": ["./guard.sh", "off"], "off": True},
+    ]}))
+    (p.root / ".hookwire").mkdir()
+    (p.root / ".hookwire" / "hooks.yaml").write_text(
+        "version: 1\nsources:\n  - dialect: toy\n    path: .toy/live.json\n")
+    proc = p.hookwire("check", "--json")
+    assert proc.returncode == 0, proc.stderr
+    statuses = {tuple(h["command"])[-1]: (h["status"], h["detail"])
+                for h in json.loads(proc.stdout)["hooks"]}
+    assert statuses["blessed"] == ("runs", "live, toy's own trust record: blessed")
+    assert statuses["plain"][0] == "untrusted" and "pending approval" in statuses["plain"][1]
+    assert statuses["off"][0] == "disabled", statuses
+    listed = p.hookwire("trust")
+    assert "./guard.sh plain" in listed.stdout and "blessed" not in listed.stdout
