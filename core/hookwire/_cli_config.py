@@ -233,7 +233,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{status:<11} {where}  {_what(item.entry)}  ({detail})")
     for problem in found.warnings if found is not None else ():
         warnings.append({"file": problem.location.file, "line": problem.location.line,
-                         "message": problem.message})
+                         "kind": str(problem.kind), "message": problem.message})
         if not args.json:
             print(f"warning     {_where(problem.location.file, problem.location.line)}  "
                   f"{problem.message}")

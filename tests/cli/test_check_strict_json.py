@@ -247,3 +247,12 @@ def test_matcher_problem_asks_the_dialect() -> None:
     assert problem("codex", "PreToolUse", "(?<name>B)ash") is None  # Rust named group
     assert problem("codex", "UserPromptSubmit", "[") is None
     assert problem("portable", "pre-tool-use", "[") is None  # the base: no matcher syntax
+
+
+def test_json_warnings_carry_their_problem_kind(project: Project) -> None:
+    project.hooks("sources:\n  - dialect: codex\n    path: .codex/hooks.json\n"
+                  "    optional: true\n")
+    code, doc = project.check_json()
+    assert code == 0
+    (warning,) = doc["warnings"]  # type: ignore[misc]
+    assert warning["kind"] == "config" and "does not exist: skipped" in warning["message"]

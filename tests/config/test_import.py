@@ -181,3 +181,59 @@ def test_codex_import_keeps_what_runs_and_drops_codex_trust_state(tmp_path: Path
     stop = [r for r in result.rows if r.event == "Stop"]
     assert [(r.status, "enabled = false" in (r.reason or "")) for r in stop] == [
         ("rejected", True)]
+
+
+def test_import_asks_the_dialect_and_decides_problems_by_kind(tmp_path: Path) -> None:
+    """A dialect core does not know: its export decides what is kept or refused, and its
+    problems are rejected or reported by kind and severity, never by their wording."""
+    from hookwire import ConfigProblem, ConfigResult, HookEntry, Location
+    from hookwire.dialect import Export, ProblemKind
+    from hookwire.testing import EchoDialect
+
+    def at(i: int) -> Location:
+        return Location(file=str(tmp_path / "native.json"), line=i + 1, pointer=f"$.h[{i}]")
+
+    class Native(EchoDialect):
+        def read_config(self, path, *, provenance=Provenance.USER):  # type: ignore[override]
+            entries = tuple(HookEntry(dialect="echo", event="tool_pre", command=f"./h{i}.sh x",
+                                      matcher="Bash", provenance=provenance, location=at(i),
+                                      timeout=3.0 if i == 0 else None, handler=i)
+                            for i in range(3))
+            problems = (
+                ConfigProblem(message="wording that says nothing", location=at(3),
+                              kind=ProblemKind.UNSUPPORTED),
+                ConfigProblem(message="a note about the file", location=at(4)),
+                ConfigProblem(message="odd", location=at(5), kind=ProblemKind.INVALID_HANDLER),
+            )
+            return ConfigResult(entries=entries, problems=problems)
+
+        def config_paths(self, project_dir, home=None):  # type: ignore[override]
+            return [Path(project_dir) / "native.json"]
+
+        def export(self, entry):  # type: ignore[override]
+            return [Export(options={"onFailure": "block", "label": "zero"}, warnings=("w",)),
+                    Export(rejected="the harness switched it off"),
+                    Export()][entry.handler]
+
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(Native())
+    from hookwire.config.importer import default_path
+
+    assert default_path(kernel.dialect("echo"), tmp_path) == tmp_path / "native.json"
+    result = translate(kernel, "echo", tmp_path / "native.json")
+    rows = [(r.status, r.command, r.reason, r.warnings) for r in result.rows]
+    assert rows == [
+        ("imported", "./h0.sh x", None, ("w",)),
+        ("rejected", "./h1.sh x", "the harness switched it off", ()),
+        ("imported", "./h2.sh x", None, ()),
+        ("rejected", None, "wording that says nothing", ()),
+        ("warning", None, "a note about the file", ()),  # CONFIG: only a warning
+        ("rejected", None, "odd", ()),
+    ]
+    assert result.entries == (
+        {"dialect": "echo", "event": "tool_pre", "matcher": "Bash", "type": "command",
+         "command": ["./h0.sh", "x"], "timeout": 3.0, "onFailure": "block",
+         "options": {"label": "zero"}, "source": "imported:echo"},
+        {"dialect": "echo", "event": "tool_pre", "matcher": "Bash", "type": "command",
+         "command": ["./h2.sh", "x"], "source": "imported:echo"},
+    )

@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 import attrs
 
 from hookwire.config.model import Config, LoadedFile, Scope
-from hookwire.dialect import ConfigProblem, HookEntry, Location, Provenance
+from hookwire.dialect import ConfigProblem, HookEntry, Location, ProblemKind, Provenance
 from hookwire.errors import ConfigError, UnknownDialectError
 
 
@@ -126,7 +126,8 @@ def source_entries(kernel: Any, loaded: LoadedFile) -> tuple[list[Item], list[Co
             if src.optional:
                 warnings.append(ConfigProblem(
                     message=f"optional source {path} does not exist: skipped",
-                    location=Location(file=loaded.path, line=line, pointer=ptr)))
+                    location=Location(file=loaded.path, line=line, pointer=ptr),
+                    kind=ProblemKind.CONFIG))
             else:
                 items.append(Item(problem=f"source {path} does not exist (add `optional: true` "
                                           f"if that is expected) @ {ptr}.path", **at))
