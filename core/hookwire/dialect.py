@@ -210,6 +210,9 @@ class Dialect:
 
     #: The attrs class of this dialect's typed handlers (``HookEntry.handler``), if any.
     handler_type: ClassVar[type | None] = None
+    #: How the harness spells its placeholders in a command (variable name → the spelling
+    #: ``hookwire import`` writes into an argv, which the dialect substitutes at run time).
+    placeholders: ClassVar[Mapping[str, str]] = {}
 
     def config_paths(self, project_dir: Path, home: Path | None = None) -> list[Path]:
         """The native config files of this harness for a project, most specific first: the
@@ -248,8 +251,9 @@ class Dialect:
         if spec is None or spec.seam is None:
             raise ValueError(f"{self.name} event {entry.event} has no seam")
         cls = EVENT_TYPES[spec.seam]
-        event = cls(**{a.name: ("" if a.type in ("str", str) else {})
-                       for a in attrs.fields(cls) if a.default is attrs.NOTHING})
+        required: dict[str, Any] = {a.name: ("" if a.type in ("str", str) else {})
+                                    for a in attrs.fields(cls) if a.default is attrs.NOTHING}
+        event = cls(**required)
         info = SessionInfo(session_id="hookwire-trust", cwd=project_dir,
                            project_dir=project_dir)
         return self.command(entry, event, entry.event, info)
