@@ -47,7 +47,7 @@ def test_post_tool_batch_block_and_exit_2_stop_the_loop(tmp_path: Path) -> None:
     exit2 = "echo 'enough tools' >&2; exit 2"
     out = fire(tmp_path, "PostToolBatch", {"PostToolBatch": [group(exit2)]},
                {"tool_calls": CALLS})
-    assert out["decision"] == "block" and out["reason"].endswith("]: enough tools")
+    assert out["decision"] == "block" and out["reason"].endswith("]: enough tools\n")
 
 
 def test_post_tool_batch_additional_context(tmp_path: Path) -> None:

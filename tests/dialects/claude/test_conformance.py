@@ -149,10 +149,11 @@ async def tool_pre(kernel: Kernel, project: Path, tool: str = "Bash") -> Any:
     ("exit 0", Decision.NONE, None),
     ("echo plain; exit 0", Decision.NONE, None),
     ("echo '{broken'; exit 0", Decision.NONE, None),
-    ("echo no rm >&2; exit 2", Decision.DENY, "[{cmd}]: no rm"),
+    ("echo no rm >&2; exit 2", Decision.DENY, "[{cmd}]: no rm\n"),
     ("exit 2", Decision.DENY, "[{cmd}]: No stderr output"),
     ("echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-     "\"permissionDecision\":\"allow\"}}'; echo stop >&2; exit 2", Decision.DENY, "[{cmd}]: stop"),
+     "\"permissionDecision\":\"allow\"}}'; echo stop >&2; exit 2", Decision.DENY,
+     "[{cmd}]: stop\n"),
     ("echo oops >&2; exit 1", Decision.NONE, None),
     ("exit 3", Decision.NONE, None),
     ("/nonexistent/hook", Decision.NONE, None),
@@ -191,7 +192,7 @@ async def test_prompt_submit_rows(hook_script: ScriptFactory, claude_kernel: Ker
     blocker = str(hook_script("echo secret >&2; exit 2"))
     async with session(claude_kernel({"UserPromptSubmit": [group(blocker)]}), project) as s:
         verdict = await s.user_prompt("hello")
-    assert verdict.denied and verdict.reason == f"[{blocker}]: secret"
+    assert verdict.denied and verdict.reason == f"[{blocker}]: secret\n"
 
 
 @pytest.mark.anyio
@@ -217,7 +218,7 @@ async def test_stop_exit2_and_block_continue(hook_script: ScriptFactory,
     exit2 = str(hook_script("echo 'run the tests' >&2; exit 2"))
     async with session(claude_kernel({"Stop": [group(exit2)]}), project) as s:
         verdict = await s.stop("done")
-    assert verdict.continue_turn and verdict.reason == f"[{exit2}]: run the tests"
+    assert verdict.continue_turn and verdict.reason == f"[{exit2}]: run the tests\n"
 
 
 @pytest.mark.anyio

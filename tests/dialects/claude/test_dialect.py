@@ -12,6 +12,7 @@ import pytest
 from hookwire import HookEntry, Kernel, SessionInfo
 from hookwire import events as ev
 from hookwire.dialects.claude import ClaudeDialect
+from hookwire.dialects.claude.handler import from_options
 from hookwire.dialects.claude.testing import group, write_settings
 
 S = SessionInfo(session_id="s", cwd="/", project_dir="/proj")
@@ -20,7 +21,7 @@ S = SessionInfo(session_id="s", cwd="/", project_dir="/proj")
 def entry(event: str = "PreToolUse", command: str | tuple[str, ...] = "x",
           timeout: float | None = None, **options: object) -> HookEntry:
     return HookEntry(dialect="claude", event=event, command=command, timeout=timeout,
-                     options={"scope": "project", **options})
+                     handler=from_options({"scope": "project", **options}))
 
 
 def test_registered_through_the_entry_point() -> None:
@@ -85,7 +86,7 @@ def test_hookwire_fire(tmp_path: Path) -> None:
         capture_output=True, text=True, check=True)
     verdict = json.loads(out.stdout)
     assert verdict["decision"] == "deny"
-    assert verdict["reason"].endswith("]: nope")
+    assert verdict["reason"].endswith("]: nope\n")
     assert rec.read_bytes() == (
         '{"session_id":"abc","transcript_path":"/t.jsonl","cwd":"' + str(tmp_path) + '",'
         '"prompt_id":"p1","permission_mode":"default","effort":{"level":"medium"},'

@@ -13,6 +13,7 @@ import pytest
 
 from hookwire import Decision, HookEntry, Outcome, OutcomeKind
 from hookwire import events as ev
+from hookwire.dialects.claude.handler import from_options
 from hookwire.dialects.claude.outcome import CONTEXT_CAP, NO_VERDICT, interpret
 
 CMD = "./hook.sh"
@@ -38,7 +39,7 @@ def run(native: str, code: int | None = 0, stdout: Any = b"", stderr: bytes = b"
         kind: OutcomeKind = OutcomeKind.EXITED, **options: Any):  # type: ignore[no-untyped-def]
     if isinstance(stdout, dict):
         stdout = json.dumps(stdout).encode()
-    entry = HookEntry(dialect="claude", event=native, command=CMD, options=options)
+    entry = HookEntry(dialect="claude", event=native, command=CMD, handler=from_options(options))
     outcome = Outcome(kind=kind, exit_code=code, stdout=stdout, stderr=stderr)
     return interpret(entry, EVENTS[native], native, outcome)
 
@@ -95,8 +96,10 @@ def test_schema_invalid_json_is_ignored_wholesale() -> None:
 
 def test_exit2_blocks_with_command_and_stderr() -> None:
     a = run("PreToolUse", 2, stdout=pre("allow"), stderr=b"no rm please\n")
-    assert a.decision is Decision.DENY and a.reason == f"[{CMD}]: no rm please"
+    # byte for byte, trailing newline kept (observed on Claude Code 2.1.332)
+    assert a.decision is Decision.DENY and a.reason == f"[{CMD}]: no rm please\n"
     assert run("PreToolUse", 2).reason == f"[{CMD}]: No stderr output"
+    assert run("PreToolUse", 2, stderr=b"\n").reason == f"[{CMD}]: No stderr output"
 
 
 @pytest.mark.parametrize(("native", "decision"), [

@@ -1,7 +1,7 @@
 """From one hook's outcome to its answer, by Claude Code 2.1.332's rules (observed doc §3-§6).
 
-* exit 2 blocks where the event can (stdout ignored); the reason is ``[<cmd>]: <stderr>``
-  (``No stderr output`` when empty);
+* exit 2 blocks where the event can (stdout ignored); the reason is ``[<cmd>]: <stderr>``,
+  stderr unchanged, trailing newline included (``No stderr output`` when empty);
 * on any other exit, stdout that starts with ``{`` (after whitespace) and parses as a JSON
   object is the answer, whatever the exit code; one that fails the schema is ignored wholesale
   with a diagnostic; one that does not parse is plain text;
@@ -199,7 +199,8 @@ class Interpreter:
         return self.answer(diagnostics=diags)
 
     def exit2(self, stderr: str) -> Answer:
-        reason = f"[{self.cmd}]: {stderr.strip() or 'No stderr output'}"
+        # stderr reaches the model byte for byte, its trailing newline included (observed)
+        reason = f"[{self.cmd}]: {stderr if stderr.strip() else 'No stderr output'}"
         decision = _BLOCK_ON_EXIT2.get(self.native)
         if decision is None:
             note = ("exit 2 is not honoured on PermissionRequest" if self.native ==
