@@ -14,7 +14,12 @@ import pytest
 from hookwire import Decision, HookEntry, Outcome, OutcomeKind
 from hookwire import events as ev
 from hookwire.dialects.claude.handler import from_options
-from hookwire.dialects.claude.outcome import CONTEXT_CAP, NO_VERDICT, interpret
+from hookwire.dialects.claude.outcome import (
+    CONTEXT_CAP,
+    NO_VERDICT,
+    NO_VERDICT_FAILED,
+    interpret,
+)
 
 CMD = "./hook.sh"
 PRE = ev.ToolPre(tool_name="Bash", tool_input={"command": "ls"}, tool_use_id="toolu_1")
@@ -120,8 +125,9 @@ def test_exit2_per_event(native: str, decision: Decision) -> None:
 def test_other_exits_are_non_blocking(code: int) -> None:
     a = run("PreToolUse", code, stdout=b"plain", stderr=b"first\nsecond")
     assert a.decision is Decision.NONE
-    assert a.diagnostics == ("PreToolUse:Bash hook error: Failed with non-blocking status "
-                             "code: first",)
+    assert a.diagnostics[0] == ("PreToolUse:Bash hook error: Failed with non-blocking status "
+                                "code: first")
+    assert a.diagnostics[1:] == ((NO_VERDICT_FAILED,) if code == 127 else ())
     assert not run("UserPromptSubmit", 1, stdout=b"ctx").contexts
 
 
@@ -139,6 +145,21 @@ def test_timeout_renders_no_decision(kind: OutcomeKind) -> None:
 def test_signal_and_failed_start_are_non_blocking() -> None:
     assert run("PreToolUse", None, kind=OutcomeKind.SIGNALED).decision is Decision.NONE
     assert run("PreToolUse", None, kind=OutcomeKind.FAILED_TO_START).decision is Decision.NONE
+
+
+def test_killed_or_not_found_are_worded_as_claude_code_words_a_non_blocking_error() -> None:
+    # Claude Code 2.1.332: a hook killed by a signal or whose command is not found is a
+    # non-blocking error (outcome "error", like exit 127) plus a hook_no_verdict warning.
+    killed = run("PreToolUse", None, kind=OutcomeKind.SIGNALED)
+    assert killed.diagnostics == (
+        "PreToolUse:Bash hook error: Failed with non-blocking status code: No stderr output",
+        NO_VERDICT_FAILED)
+    missing = run("PreToolUse", 127, stderr=b"/bin/sh: 1: /nope/hook: not found\n")
+    assert missing.diagnostics == (
+        "PreToolUse:Bash hook error: Failed with non-blocking status code: "
+        "/bin/sh: 1: /nope/hook: not found", NO_VERDICT_FAILED)
+    assert run("PreToolUse", 1, stderr=b"oops").diagnostics == (
+        "PreToolUse:Bash hook error: Failed with non-blocking status code: oops",)
 
 
 def test_not_utf8_output_is_decoded_leniently() -> None:

@@ -156,12 +156,14 @@ class Interpreter:
         kind = outcome.kind
         if kind in (OutcomeKind.TIMED_OUT, OutcomeKind.CANCELLED):
             return self.failure("timed out", f"{self.name} hook timed out", NO_VERDICT)
+        # Killed by a signal or not found: Claude Code 2.1.332 files both with the other
+        # non-blocking errors (outcome "error", like exit 127) and adds a hook_no_verdict warning.
         if kind is OutcomeKind.FAILED_TO_START:
-            return self.failure("failed", f"{self.name} hook could not start: "
-                                f"{outcome.start_error}", NO_VERDICT_FAILED)
+            return self.failure("failed", self.non_blocking(str(outcome.start_error or "")),
+                                NO_VERDICT_FAILED)
         if kind is OutcomeKind.SIGNALED:
-            return self.failure("failed", f"{self.name} hook was killed by signal "
-                                f"{outcome.signal}", NO_VERDICT_FAILED)
+            return self.failure("failed", self.non_blocking(
+                outcome.stderr.decode("utf-8", "replace")), NO_VERDICT_FAILED)
         if kind is OutcomeKind.OVER_CAP:
             return self.failure("failed", f"{self.name} hook wrote more output than hookwire "
                                 "keeps", NO_VERDICT_FAILED)
@@ -179,9 +181,14 @@ class Interpreter:
             return self.from_json(obj)
         if outcome.exit_code == 0:
             return self.plain(stdout)
+        more = (NO_VERDICT_FAILED,) if outcome.exit_code == 127 else ()  # command not found
+        return self.failure("failed", self.non_blocking(stderr), *more)
+
+    def non_blocking(self, stderr: str) -> str:
+        """Claude Code's wording of a non-blocking error: the first stderr line."""
         first = stderr.strip().splitlines()[0] if stderr.strip() else ""
-        return self.failure("failed", f"{self.name} hook error: Failed with non-blocking status "
-                            f"code: {first or 'No stderr output'}")
+        return (f"{self.name} hook error: Failed with non-blocking status code: "
+                f"{first or 'No stderr output'}")
 
     # -- failures and exit 2 ---------------------------------------------------------------
 
