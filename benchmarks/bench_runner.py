@@ -157,6 +157,11 @@ async def _bench(quick: bool) -> dict[str, dict[str, float]]:
     }
     for name, row in results.items():
         row["target"] = TARGETS[name]
+    # issue #16: the argv hook against subprocess.run with the same pipes (stdin, captured)
+    argv = results["argv"]
+    results["argv_vs_captured"] = {
+        "n": argv["n"], "baseline_ms": argv["captured_ms"], "hookwire_ms": argv["hookwire_ms"],
+        "ratio": argv["hookwire_ms"] / argv["captured_ms"], "target": 1.05}
     return results
 
 

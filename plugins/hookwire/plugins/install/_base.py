@@ -32,6 +32,7 @@ from hookwire.plugins.install.errors import InstallError
 from hookwire.verdicts import Context
 
 SHIM_MODULE = "hookwire.plugins.install.shim"
+ENTRY_MARK = "hookwire-entry"  # the fast entry's marker token (entry.MARK)
 DEFAULT_PREFIX: tuple[str, ...] = (sys.executable, "-m", SHIM_MODULE)
 
 
@@ -63,12 +64,19 @@ class InstallContext:
 
     plugin: PluginHooks
     prefix: tuple[str, ...] = DEFAULT_PREFIX
+    #: The compiled plan of the fast entry (``entry.py``); ``None``: entries run the shim
+    #: through ``prefix`` (a ``--command`` given, or a client without a fast entry).
+    plan: Path | None = None
 
     @property
     def root(self) -> str:
         return str(self.plugin.root)
 
     def command(self, client: str, native: str, roots: Sequence[str] | None = None) -> str:
+        if self.plan is not None and roots is None:
+            from hookwire.plugins.install import entry
+
+            return entry.command(self.plan, client, native, self.root)
         argv = [*self.prefix, "--client", client, "--event", native]
         for root in roots or (self.root,):
             argv += ["--plugin", root]
@@ -92,7 +100,7 @@ def owns(command: Any, root: str) -> bool:
         argv = shlex.split(command)
     except ValueError:
         return False
-    if SHIM_MODULE not in argv and "portable-hook" not in argv:
+    if SHIM_MODULE not in argv and "portable-hook" not in argv and ENTRY_MARK not in argv:
         return False
     return any(a == "--plugin" and b == root for a, b in itertools.pairwise(argv))
 
@@ -149,6 +157,10 @@ class Client:
     fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: Native events that report a failed tool (post-tool-use with status ``failed``).
     failure_events: ClassVar[frozenset[str]] = frozenset()
+    #: How the fast entry (``entry.py``) answers this client: ``{"reply": "additional_context"
+    #: | "cursor" | "empty", "tweak": ...}``; ``None``: its entries run the full shim (the
+    #: client's payload translation is code, not data).
+    fast_entry: ClassVar[Mapping[str, Any] | None] = None
 
     def portable_of(self, native: str) -> str | None:
         for event, support in self.capabilities.events.items():

@@ -50,6 +50,7 @@ class ClaudeCode(JsonHooksClient):
         notes=("Cursor and Copilot CLI also read Claude Code settings; the shim skips the "
                "Claude copy under Cursor when the plugin is installed for Cursor too",),
     )
+    fast_entry = {"reply": "additional_context"}
     fields = {"last_message": ("last_assistant_message",)}
     failure_events = frozenset({"PostToolUseFailure"})
 

@@ -52,6 +52,7 @@ class Codex(JsonHooksClient):
                "trusted project)",
                "PreToolUse gets no context: Codex rejects additionalContext there"),
     )
+    fast_entry = {"reply": "additional_context"}
     fields = {"turn_id": ("turn_id",)}
 
     def targets(self, scope: str, home: Path, project: Path | None,

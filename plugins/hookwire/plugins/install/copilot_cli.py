@@ -35,6 +35,7 @@ class CopilotCli(JsonHooksClient):
         notes=("context results are not delivered: Copilot ignores hook output on these events",
                "the cloud agent reads .github/hooks/ from the default branch and runs bash only"),
     )
+    fast_entry = {"reply": "empty"}
     fields = {"session_id": ("sessionId", "session_id"), "tool_input": ("toolArgs",),
               "tool_output": ("toolResult",), "last_message": ()}
     failure_events = frozenset({"postToolUseFailure"})

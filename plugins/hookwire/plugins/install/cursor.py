@@ -43,6 +43,7 @@ class Cursor(JsonHooksClient):
                "beforeSubmitPrompt's additional_context is undocumented (seen in 2026.09.18)",
                "in -p (print) mode Cursor has been seen not to fire beforeSubmitPrompt or stop"),
     )
+    fast_entry = {"reply": "cursor", "tweak": "workspace_roots"}
     fields = {"session_id": ("session_id", "conversation_id"),
               "cwd": ("cwd",), "version": ("cursor_version",),
               "error": ("error_message", "error")}

@@ -9,13 +9,14 @@ since loses only hookwire's entries and the containers hookwire created.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import attrs
 
 from hookwire.dialects.portable import config as portable_config
 from hookwire.errors import ConfigError
-from hookwire.plugins.install import capability, receipt
+from hookwire.plugins.install import capability, entry, receipt
 from hookwire.plugins.install._base import DEFAULT_PREFIX, Client, InstallContext, Target
 from hookwire.plugins.install.errors import InstallError
 from hookwire.plugins.install.plan import FileChange, read_bytes, write_atomic
@@ -76,11 +77,16 @@ def load_plugin(plugin_dir: Path) -> portable_config.PluginHooks:
 
 def install(client_name: str, plugin_dir: Path, *, scope: str = "user", home: Path,
             project: Path | None = None, dry_run: bool = False,
-            prefix: tuple[str, ...] = DEFAULT_PREFIX) -> Result:
+            prefix: tuple[str, ...] | None = None) -> Result:
+    """``prefix``: how entries start the shim (``--command``); ``None`` writes the fast entry
+    for the clients that have one (``entry.py``) and ``DEFAULT_PREFIX`` for the others."""
     cl = client(client_name)
     hooks = load_plugin(plugin_dir)
-    ctx = InstallContext(plugin=hooks, prefix=prefix)
     rpath = receipt.location(home, cl.name, scope, project, hooks.name)
+    plan_file = entry.plan_path(rpath)
+    fast = prefix is None and cl.fast_entry is not None
+    ctx = InstallContext(plugin=hooks, prefix=prefix or DEFAULT_PREFIX,
+                         plan=plan_file if fast else None)
     old = receipt.load(rpath)
     if old is not None and old.root != str(hooks.root):
         raise InstallError(f"a plugin named {hooks.name!r} from {old.root} is installed for "
@@ -141,6 +147,12 @@ def install(client_name: str, plugin_dir: Path, *, scope: str = "user", home: Pa
         return result
     for i, data in backups.items():
         records[i].backup = receipt.save_backup(rpath, records[i].path, data)
+    if fast:  # the plan first: an entry that finds none runs the full shim
+        plan = json.dumps(entry.compile_plan(cl, hooks), indent=1, ensure_ascii=False)
+        write_atomic(plan_file, plan.encode("utf-8") + b"\n", 0o600)
+        entry.precompile()
+    elif plan_file.exists():
+        write_atomic(plan_file, None)
     for change in changes:
         if change.changed:
             write_atomic(Path(change.path), change.after, change.mode)
@@ -182,6 +194,8 @@ def uninstall(client_name: str, plugin_dir: Path, *, scope: str = "user", home: 
             if change.changed:
                 write_atomic(Path(change.path), change.after)
         receipt.remove(rpath)
+        if entry.plan_path(rpath).exists():
+            write_atomic(entry.plan_path(rpath), None)
     return result
 
 

@@ -45,6 +45,7 @@ class GeminiCli(JsonHooksClient):
         notes=("project hooks are fingerprinted: Gemini CLI warns when they change",
                "Antigravity (agy) replaced Gemini CLI in 2026 and reads another format"),
     )
+    fast_entry = {"reply": "additional_context", "tweak": "response_error"}
     fields = {"last_message": ("prompt_response",)}
 
     def targets(self, scope: str, home: Path, project: Path | None,

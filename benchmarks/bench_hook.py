@@ -1,0 +1,108 @@
+"""A Claude Code hook ``true`` fired through ``Session.tool_pre``, against a bare ``sh -c true``.
+
+The real Claude Code dialect reads a settings file with one ``PreToolUse`` group (matcher
+``Bash``, command ``true``); each call is ``await session.tool_pre("Bash", ...)``: matcher,
+payload, environment, spawn, outcome and verdict. The floor is ``subprocess.run(["/bin/sh",
+"-c", "true"])`` with the same pipes (the payload on stdin, stdout and stderr captured).
+Second row: the same hook with shell elision on (``Kernel(shell_elision=True)``), which
+execs ``true`` directly. Targets: <= 1.15x by default, <= 0.7x with elision. Runs alternate
+inside one event loop (asyncio); figures are medians. Nothing is asserted.
+
+    python benchmarks/bench_hook.py [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from hookwire import Kernel
+
+TARGETS = {"default": 1.15, "elided": 0.7}
+TOOL_INPUT = {"command": "ls -la"}
+
+
+def _session(folder: Path, elide: bool) -> Any:
+    settings = folder / "settings.json"
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}))
+    if elide:
+        if "shell_elision" not in inspect.signature(Kernel).parameters:
+            return None  # this hookwire has no shell elision
+        kernel = Kernel(shell_elision=True)
+    else:
+        kernel = Kernel()
+    kernel.add_config("claude", settings)
+    return kernel.session(session_id="bench", cwd=str(folder))
+
+
+async def measure(quick: bool) -> dict[str, Any]:
+    n = 60 if quick else 300
+    folder = Path(tempfile.mkdtemp(prefix="hookwire-bench-hook-"))
+    sessions = {"default": _session(folder, False), "elided": _session(folder, True)}
+    stdin = json.dumps({"session_id": "bench", "hook_event_name": "PreToolUse",
+                        "tool_name": "Bash", "tool_input": TOOL_INPUT}).encode()
+
+    def floor() -> float:
+        t0 = time.perf_counter()
+        subprocess.run(["/bin/sh", "-c", "true"], input=stdin, capture_output=True, check=True)
+        return time.perf_counter() - t0
+
+    async def hook(session: Any) -> float:
+        t0 = time.perf_counter()
+        verdict = await session.tool_pre("Bash", TOOL_INPUT, "toolu_bench")
+        elapsed = time.perf_counter() - t0
+        assert len(verdict.hooks) == 1 and verdict.hooks[0].exit_code == 0, verdict
+        return elapsed
+
+    live = {k: s for k, s in sessions.items() if s is not None}
+    for _ in range(max(5, n // 10)):
+        floor()
+        for s in live.values():
+            await hook(s)
+    base: list[float] = []
+    mine: dict[str, list[float]] = {k: [] for k in live}
+    for i in range(n):
+        if i % 2:
+            base.append(floor())
+        for k, s in (live.items() if i % 2 else reversed(live.items())):
+            mine[k].append(await hook(s))
+        if not i % 2:
+            base.append(floor())
+    b = statistics.median(base)
+    results = []
+    for k, samples in mine.items():
+        m = statistics.median(samples)
+        results.append({"name": f"claude `true` hook via tool_pre ({k}) vs sh -c true",
+                        "hookwire_ms": round(m * 1000, 3), "baseline_ms": round(b * 1000, 3),
+                        "ratio": round(m / b, 3), "target_ratio": TARGETS[k]})
+    return {"benchmark": "hook", "iterations": n, "results": results}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer iterations")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    data = anyio.run(measure, args.quick)
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    for r in data["results"]:
+        print(f"{r['name']}: {r['hookwire_ms']:.3f} ms vs {r['baseline_ms']:.3f} ms  "
+              f"ratio {r['ratio']:.2f}x  target <= {r['target_ratio']:g}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
