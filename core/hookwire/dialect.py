@@ -60,12 +60,16 @@ class EventSpec:
     ``seam`` is the kernel seam it rides on (``None``: known, but hookwire has no seam for it, so
     it is reported as not emitted). ``matcher_field`` names what the matcher is tested against
     (``None``: the event takes no matcher). ``can_block`` says whether a hook can stop anything.
+    ``also`` names further seams the event may fire on; there the kernel asks
+    :meth:`Dialect.native_event` whether it does (Codex's PostToolUse after a shell command
+    that exited non-zero, which a host reports on ``tool_failure``).
     """
 
     name: str
     seam: Any  # hookwire.events.Seam | None
     matcher_field: str | None = None
     can_block: bool = False
+    also: tuple[Any, ...] = ()
 
 
 @attrs.frozen(kw_only=True)

@@ -108,7 +108,13 @@ class ToolPost(SeamEvent):
 
 @attrs.frozen(kw_only=True, slots=False)
 class ToolFailure(SeamEvent):
-    """A tool failed with ``error``; ``is_interrupt`` when the user interrupted it."""
+    """A tool failed with ``error``; ``is_interrupt`` when the user interrupted it.
+
+    A shell tool whose command ran and exited non-zero says so with ``exit_code`` (and its
+    output, as the model sees it, in ``tool_response``): Claude Code counts that as a failure,
+    Codex as a success (its PostToolUse fires). A tool error (it could not run, timed out,
+    was refused) leaves ``exit_code`` at ``None``.
+    """
 
     seam = Seam.TOOL_FAILURE
     tool_name: str
@@ -117,6 +123,8 @@ class ToolFailure(SeamEvent):
     error: str = ""
     is_interrupt: bool = False
     duration_ms: int | None = None
+    exit_code: int | None = None
+    tool_response: Any = None
 
 
 @attrs.frozen(kw_only=True, slots=False)

@@ -79,4 +79,8 @@ class Index:
                 Group(dialect=dialect, native=native, entries=tuple(entries),
                       ambiguous=on_seam > 1 or type(dialect).native_event
                       is not Dialect.native_event))
+            for seam in spec.also:  # fires there only when the dialect's native_event says so
+                index.setdefault(seam, []).append(
+                    Group(dialect=dialect, native=native, entries=tuple(entries),
+                          ambiguous=True))
         return {seam: tuple(groups) for seam, groups in index.items()}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import tempfile
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -273,18 +274,25 @@ class Agent:
                     messages, verdicts)
         assert tool is not None and self._tool_ctx is not None
         self._tool_ctx.cwd = session.info.cwd
+        started = time.monotonic()
         try:
             result = await tool.call(effective, self._tool_ctx)
         except ToolError as exc:
-            failure = await session.tool_failure(call.name, effective, str(exc), call.id)
+            # a command that exited non-zero says so (exit_code): Codex runs PostToolUse there
+            failure = await session.tool_failure(
+                call.name, effective, str(exc), call.id, duration_ms=_ms(started),
+                exit_code=exc.exit_code, tool_response=exc.output)
             verdicts.append(failure)
-            messages.append(Message(role="tool", content=str(exc), tool_use_id=call.id,
+            shown = (str(failure.updated_output) if failure.updated_output is not None
+                     else str(exc))
+            messages.append(Message(role="tool", content=shown, tool_use_id=call.id,
                                     is_error=True))
             messages.extend(_contexts(pre))
             messages.extend(_contexts(failure))
             return (ToolRun(call=call, ran=True, effective_input=effective, error=str(exc)),
                     messages, verdicts)
-        post = await session.tool_post(call.name, effective, result, call.id)
+        post = await session.tool_post(call.name, effective, result, call.id,
+                                       duration_ms=_ms(started))
         verdicts.append(post)
         shown = post.updated_output if post.updated_output is not None else result
         messages.append(Message(role="tool", content=_render_result(shown), tool_use_id=call.id))
@@ -330,6 +338,10 @@ def _label(verdict: Verdict) -> str | None:
     for reason in verdict.reasons:
         return reason.source.label()
     return None
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)
 
 
 def _batch_row(run: ToolRun, messages: list[Message]) -> dict[str, Any]:

@@ -19,7 +19,14 @@ from hookwire.runner import Command, OutcomeKind, run
 
 
 class ToolError(Exception):
-    """The tool ran and failed; the message is what the model sees."""
+    """The tool failed; the message is what the model sees. A shell command that ran and
+    exited non-zero carries its ``exit_code`` and ``output`` (a tool error has neither)."""
+
+    def __init__(self, message: str, *, exit_code: int | None = None,
+                 output: str | None = None) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+        self.output = output
 
 
 @attrs.frozen(kw_only=True)
@@ -64,7 +71,9 @@ async def _bash(tool_input: Mapping[str, Any], ctx: ToolContext) -> Any:
         raise ToolError(f"Command timed out after {timeout:g}s\n{stderr}".rstrip())
     if outcome.exit_code not in (0, None) or outcome.signal is not None:
         code = outcome.exit_code if outcome.exit_code is not None else -(outcome.signal or 0)
-        raise ToolError(f"Exit code {code}\n{stderr or stdout}".rstrip())
+        output = "\n".join(part for part in (stdout, stderr) if part)
+        raise ToolError(f"Exit code {code}\n{stderr or stdout}".rstrip(), exit_code=code,
+                        output=output)
     return {"stdout": stdout, "stderr": stderr, "interrupted": False, "isImage": False,
             "noOutputExpected": False}
 

@@ -156,6 +156,11 @@ class CodexDialect(Dialect):
 
     # -- dispatch ------------------------------------------------------------------------------
 
+    def native_event(self, event: SeamEvent) -> str | None:
+        if event.seam is hev.Seam.TOOL_FAILURE:  # Codex has no failure event
+            return "PostToolUse" if ev.post_tool_use_on_failure(event) else None
+        return super().native_event(event)
+
     def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
                session: SessionInfo) -> list[HookEntry]:
         inputs = _matcher_inputs(native, event)
@@ -208,7 +213,7 @@ def _matches_tool(matcher_: str | None, tool_name: str) -> bool:
 
 
 def _matcher_inputs(native: str, event: SeamEvent) -> tuple[str, ...]:
-    if isinstance(event, hev.ToolPre | hev.ToolPost | hev.ApprovalRequest):
+    if isinstance(event, hev.ToolPre | hev.ToolPost | hev.ToolFailure | hev.ApprovalRequest):
         return ev.matcher_inputs(event.tool_name)
     if native == "SessionEnd":
         return ("other",)

@@ -19,14 +19,16 @@ HARNESS = "Codex CLI 0.171.0"
 
 
 def _spec(name: str, seam: Seam | None, matcher: str | None = None,
-          block: bool = False) -> EventSpec:
-    return EventSpec(name=name, seam=seam, matcher_field=matcher, can_block=block)
+          block: bool = False, also: tuple[Seam, ...] = ()) -> EventSpec:
+    return EventSpec(name=name, seam=seam, matcher_field=matcher, can_block=block, also=also)
 
 
 _SPECS = (
     _spec("PreToolUse", Seam.TOOL_PRE, "tool_name", True),
     _spec("PermissionRequest", Seam.APPROVE, "tool_name", True),
-    _spec("PostToolUse", Seam.TOOL_POST, "tool_name", True),
+    # Codex counts a shell command that exited non-zero as a success (observed on 0.171.0
+    # with `exit 3`): PostToolUse also fires on the tool_failure a host reports for it.
+    _spec("PostToolUse", Seam.TOOL_POST, "tool_name", True, also=(Seam.TOOL_FAILURE,)),
     _spec("PreCompact", Seam.PRE_COMPACT, "trigger", True),
     _spec("PostCompact", Seam.POST_COMPACT, "trigger"),
     _spec("SessionStart", Seam.SESSION_START, "source"),
@@ -87,6 +89,13 @@ SCRUBBED_ENV = ("CODEX_EXEC_SERVER_NOISE_AUTH_TOKEN", "NODE_REPL_AUTH_TOKEN",
 
 #: Default approximate-token limit above which hook text is spilled to a file.
 CONTEXT_LIMIT = 2_500
+
+
+def post_tool_use_on_failure(event: SeamEvent) -> bool:
+    """Whether Codex runs PostToolUse for a ``tool_failure``: a shell command that ran and
+    exited non-zero (``exit_code`` set, not an interrupt). Tool errors get no event."""
+    return (isinstance(event, hev.ToolFailure) and event.exit_code is not None
+            and not event.is_interrupt and canonical_tool(event.tool_name) == "Bash")
 
 
 def canonical_tool(tool_name: str) -> str:

@@ -76,7 +76,7 @@ def build(native: str, event: SeamEvent, session: SessionInfo) -> dict[str, Any]
         out["model"] = str(x.get("model", session.model) or "")
     if native not in _NO_MODE:
         out["permission_mode"] = permission_mode(session, event)
-    if isinstance(event, hev.ToolPre | hev.ToolPost | hev.ApprovalRequest):
+    if isinstance(event, hev.ToolPre | hev.ToolPost | hev.ToolFailure | hev.ApprovalRequest):
         name = ev.canonical_tool(event.tool_name)
         out["tool_name"] = name
         out["tool_input"] = tool_input(event.tool_name, event.tool_input)
@@ -85,6 +85,10 @@ def build(native: str, event: SeamEvent, session: SessionInfo) -> dict[str, Any]
                 out["tool_input"].setdefault("description", event.reason)
         elif isinstance(event, hev.ToolPost):
             out["tool_response"] = event.tool_response
+            out["tool_use_id"] = event.tool_use_id
+        elif isinstance(event, hev.ToolFailure):  # a non-zero exit: Codex's PostToolUse
+            out["tool_response"] = (event.tool_response if event.tool_response is not None
+                                    else event.error)
             out["tool_use_id"] = event.tool_use_id
         else:
             out["tool_use_id"] = event.tool_use_id
