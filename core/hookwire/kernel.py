@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hookwire import _entrypoints, runner
+from hookwire._precheck import MatchCheck
 from hookwire.dialect import ConfigProblem, ConfigResult, Dialect, HookEntry, Provenance
 from hookwire.dispatch import Dispatcher, TrustDecision
 from hookwire.errors import PluginLoadError
@@ -43,6 +44,8 @@ class Kernel:
         #: Runtime tools mapped onto harness tools (:meth:`map_tool`).
         self.tools = ToolMap()
         self.dispatcher = Dispatcher(self.registry, self.index, self.tools, output_cap)
+        #: "Can anything match this tool?" per seam, before any event is built.
+        self.match_check = MatchCheck(self.dispatcher)
         #: Problems the config readers reported (:meth:`add_config`, :meth:`discover`); every
         #: session logs them when it starts.
         self.config_problems: list[ConfigProblem] = []

@@ -32,7 +32,7 @@ from hookwire import events as ev
 from hookwire import problems as _problems
 from hookwire.events import Seam, SeamEvent, SessionInfo
 from hookwire.hosts import HostProfile
-from hookwire.verdicts import Answer, Decision, Halt, Verdict
+from hookwire.verdicts import Answer, Decision, Halt, Verdict, plain_verdict
 
 if TYPE_CHECKING:
     from anyio.abc import TaskGroup
@@ -101,6 +101,9 @@ class Session:
         self._turns_seen = False
         self.max_stop_blocks = max_stop_blocks
         self.halted: Halt | None = None
+        #: A halt that ends the current turn only (``Halt.scope == "turn"``, Codex's).
+        self.turn_halt: Halt | None = None
+        self._start_halt: Halt | None = None
         self.prompt_id: str | None = None
         self._stop_blocks = 0
         self._stop_active = False
@@ -173,8 +176,11 @@ class Session:
     async def dispatch(self, event: SeamEvent) -> Verdict:
         """Dispatch any seam event (the per-seam methods below build it for you)."""
         verdict = await self.kernel.dispatch(event, self)
-        if verdict.halt is not None and self.halted is None:
-            self.halted = verdict.halt  # sticky: the first halt stands
+        halt = verdict.halt
+        if halt is not None and halt.scope == "turn":
+            self.turn_halt = self.turn_halt or halt  # ends this turn, not the session
+        elif halt is not None and self.halted is None:
+            self.halted = halt  # sticky: the first halt stands
         return verdict
 
     # -- turn origin ---------------------------------------------------------------------------
@@ -219,7 +225,9 @@ class Session:
                              fields: dict[str, Any]) -> Verdict:
         self.check()
         try:
-            return await self.dispatch(ev.SessionStart(source=source, **fields))
+            verdict = await self.dispatch(ev.SessionStart(source=source, **fields))
+            self._start_halt = verdict.halt  # stops the next turn before any model request
+            return verdict
         finally:
             done.set()
 
@@ -254,6 +262,11 @@ class Session:
             self.prompt_id = origin.prompt_id
             self._stop_blocks = 0
             self._stop_active = False
+            self.turn_halt, start_halt, self._start_halt = self._start_halt, self._start_halt, None
+            if start_halt is not None:  # a session_start hook answered continue: false
+                origin.verdict = Verdict(seam=Seam.PROMPT_SUBMIT, halt=start_halt, diagnostics=(
+                    "session_start halted: this turn stops before any model request",))
+                return origin.verdict
             fields.setdefault("prompt_id", origin.prompt_id)
             verdict = await self.dispatch(ev.PromptSubmit(prompt=prompt, **fields))
             if self._deferred:
@@ -274,23 +287,12 @@ class Session:
         return origin.verdict
 
     def _outside_turn(self) -> None:
-        """``prompt_submit`` was called with no turn ever opened: if prompt hooks exist they
-        silently never fire, so say so once."""
-        hooks = [e for e in self.kernel.hooks
-                 if (d := self.kernel.dialects.get(e.dialect)) is not None
-                 and (spec := d.dialect.events.get(e.event)) is not None
-                 and spec.seam is Seam.PROMPT_SUBMIT]
-        if not hooks or any(p.kind is _problems.ProblemKind.PROMPT_OUTSIDE_TURN
-                            for p in self.problems):
-            return
-        problem = _problems.Problem(
-            kind=_problems.ProblemKind.PROMPT_OUTSIDE_TURN,
-            message=f"prompt_submit was called outside `session.turn()`: {len(hooks)} prompt "
-                    f"hook(s) ({', '.join(sorted({f'{e.dialect} {e.event}' for e in hooks}))}) "
-                    "did not fire. Open a turn at the runtime's entry point (`with "
-                    "session.turn(): ...`) or use `session.user_prompt(...)`")
-        self.problems = (*self.problems, problem)
-        _problems.log_new((problem,), self.kernel.logged_problems)
+        """``prompt_submit`` was called with no turn ever opened: say so once."""
+        problem = _problems.outside_turn(self.kernel.hooks, {
+            n: i.dialect for n, i in self.kernel.dialects.items()}, self.problems)
+        if problem is not None:
+            self.problems = (*self.problems, problem)
+            _problems.log_new((problem,), self.kernel.logged_problems)
 
     async def user_prompt(self, prompt: str, **fields: Any) -> Verdict:
         """A turn's ingress and its submission at once, for hosts with a single entry point."""
@@ -306,6 +308,8 @@ class Session:
                        tool_use_id: str | None = None, **fields: Any) -> Verdict:
         """Fire ``tool_pre``; run the tool with ``verdict.effective_input`` unless
         ``verdict.denied`` (ASK: resolve it with :meth:`approve` or the host's own path)."""
+        if not fields and self.kernel.match_check.nothing_can_match(Seam.TOOL_PRE, tool_name):
+            return plain_verdict(Seam.TOOL_PRE, dict(tool_input))  # no event built
         return await self.dispatch(ev.ToolPre(
             tool_name=tool_name, tool_input=dict(tool_input),
             tool_use_id=tool_use_id or _tool_use_id(), **self._turn_fields(fields)))
