@@ -31,8 +31,12 @@ from hookwire.dialect import (  # noqa: E402
     ConfigResult,
     Dialect,
     EventSpec,
+    Export,
+    HarnessTrust,
     HookEntry,
     Location,
+    Prepared,
+    ProblemKind,
     Provenance,
 )
 from hookwire.errors import (  # noqa: E402
@@ -66,6 +70,7 @@ from hookwire.events import (  # noqa: E402
 )
 from hookwire.hookspecs import hookimpl  # noqa: E402
 from hookwire.kernel import Kernel  # noqa: E402
+from hookwire.plugin import declare  # noqa: E402
 from hookwire.runner import Command, Outcome, OutcomeKind  # noqa: E402
 from hookwire.session import Session  # noqa: E402
 from hookwire.verdicts import (  # noqa: E402
@@ -83,12 +88,13 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Answer", "ApprovalRequest", "Command", "ConfigError", "ConfigProblem", "ConfigResult",
-    "Context", "Decision", "Dialect", "EventDataError", "EventSpec", "Halt", "HookEntry",
-    "HookReport", "HookwireError", "Kernel", "Location", "Notification", "Outcome",
-    "OutcomeKind", "PluginError", "PluginLoadError", "PostCompact", "PreCompact",
-    "PromptSubmit", "Provenance", "Seam", "SeamEvent", "Session", "SessionEnd", "SessionInfo",
+    "Context", "Decision", "Dialect", "EventDataError", "EventSpec", "Export", "Halt",
+    "HarnessTrust", "HookEntry", "HookReport", "HookwireError", "Kernel", "Location",
+    "Notification", "Outcome", "OutcomeKind", "PluginError", "PluginLoadError", "PostCompact",
+    "PreCompact", "Prepared", "ProblemKind", "PromptSubmit", "Provenance", "Seam", "SeamEvent",
+    "Session", "SessionEnd", "SessionInfo",
     "SessionStart", "Source", "SourceKind", "Stop", "StopFailure", "SubagentStart",
     "SubagentStop", "ToolBatch",
     "ToolFailure", "ToolPost", "ToolPre", "UnknownDialectError", "UnknownEventError",
-    "Verdict", "__version__", "hookimpl",
+    "Verdict", "__version__", "declare", "hookimpl",
 ]

@@ -129,6 +129,7 @@ STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not execu
 def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str) -> tuple[str, str]:
     """``(status, detail)`` of one loaded entry for ``host``."""
     from hookwire import trust
+    from hookwire.dialect import NO_HARNESS_TRUST, ProblemKind
 
     dialect = kernel.dialect(entry.dialect)
     spec = dialect.events.get(entry.event)
@@ -142,17 +143,17 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str) -> tuple[
     problem = dialect.matcher_problem(entry)
     if problem is not None:
         return "invalid", problem
-    harness_ok, harness_why = (trust.dialect_trust(kernel, entry) if trust.needs_trust(entry)
-                               else (None, ""))
-    if harness_ok is False:
-        status = "disabled" if harness_why.startswith("disabled") else "untrusted"
-        return status, f"{provenance}, {entry.dialect}'s own trust record: {harness_why}"
+    harness = (trust.dialect_trust(kernel, entry) if trust.needs_trust(entry)
+               else NO_HARNESS_TRUST)
+    if harness.runs is False:
+        status = "disabled" if harness.kind is ProblemKind.DISABLED else "untrusted"
+        return status, f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"
     command = trust.sample_command(entry, dialect, project_dir=root)
     broken = trust.cannot_run(command)
     if broken is not None:
         return broken
-    if harness_ok is True:
-        return "runs", f"{provenance}, {entry.dialect}'s own trust record: {harness_why}"
+    if harness.runs is True:
+        return "runs", f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"
     if not trust.needs_trust(entry):
         return "runs", provenance
     pin = trust.resolve(command)[0]
@@ -280,7 +281,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
     root = config.project_root or os.getcwd()
     gated: dict[str, tuple[Any, Any, str]] = {}
     for entry in collect(kernel, config).entries:
-        if trust.needs_trust(entry) and trust.dialect_trust(kernel, entry)[0] is None:
+        if trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None:
             pin = _pin_now(kernel, entry, root)
             gated.setdefault(trust.hook_id(entry),
                              (entry, pin, trust.state_of(entry, store, pin)))

@@ -82,8 +82,7 @@ class HookEntry:
     handler (an attrs instance of the dialect's ``handler_type``: Claude Code's ``if``,
     ``onFailure``, ``statusMessage``, ...; ``None``: the dialect's defaults). ``source`` records
     the provenance hookwire's own file gave it (``imported:claude``, ``plugin:NAME``).
-    ``options`` is deprecated: dialects read ``handler``. ``order`` is the position in
-    configuration order across every source.
+    ``order`` is the position in configuration order across every source.
     """
 
     dialect: str
@@ -94,7 +93,6 @@ class HookEntry:
     background: bool = False
     provenance: Provenance = Provenance.USER
     location: Location = attrs.field(factory=Location)
-    options: Mapping[str, Any] = attrs.field(factory=dict)
     handler: Any = None
     source: str | None = None
     order: int = 0
@@ -119,6 +117,7 @@ class ProblemKind(enum.StrEnum):
     NO_SEAM = "no seam"                  #: hookwire has no seam for the hook's event
     INVALID_MATCHER = "invalid matcher"  #: the matcher can never be evaluated
     DISABLED = "disabled"                #: the harness's own config turned the hook off
+    UNTRUSTED = "untrusted"              #: the harness's own trust record does not run it
     UNSUPPORTED = "unsupported"          #: a field or handler type hookwire cannot honour
     NOT_EMITTED = "not emitted"          #: the host never fires the hook's event
     NO_TOOL_MATCHES = "no tool matches"  #: the matcher can match none of the host's tools
@@ -163,6 +162,26 @@ class Export:
     options: Mapping[str, Any] = attrs.field(factory=dict)
     rejected: str | None = None
     warnings: tuple[str, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class HarnessTrust:
+    """The harness's own trust state of an entry (:meth:`Dialect.harness_trust`).
+
+    ``runs``: ``None`` when the harness keeps no record that applies (hookwire's trust gate
+    decides), ``True`` when the harness trusts the hook (hookwire honours that), ``False`` when
+    the harness will not run it; then ``kind`` says what, for code: :attr:`ProblemKind.DISABLED`
+    (the harness switched it off) or :attr:`ProblemKind.UNTRUSTED` (not trusted yet). ``why``
+    says it for a person (what ``hookwire check`` prints).
+    """
+
+    runs: bool | None = None
+    why: str = ""
+    kind: ProblemKind | None = None
+
+
+#: No trust record of the harness applies: hookwire's trust gate decides.
+NO_HARNESS_TRUST = HarnessTrust()
 
 
 @attrs.frozen(kw_only=True)
@@ -240,10 +259,10 @@ class Dialect:
         """How ``entry`` (read from a native config) is written into hookwire's own file."""
         return Export()
 
-    def harness_trust(self, entry: HookEntry) -> tuple[bool | None, str]:
-        """The harness's own trust state of ``entry``: ``(None, "")`` when none applies (the
-        hook is gated by hookwire's trust alone), else whether it runs and why."""
-        return None, ""
+    def harness_trust(self, entry: HookEntry) -> HarnessTrust:
+        """The harness's own trust state of ``entry`` (see :class:`HarnessTrust`). Default:
+        none applies (``runs`` is ``None``): hookwire's trust gate alone decides."""
+        return NO_HARNESS_TRUST
 
     def sample_command(self, entry: HookEntry, project_dir: str) -> Command:
         """The command ``entry`` runs in a session launched in ``project_dir`` (placeholders

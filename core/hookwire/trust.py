@@ -46,7 +46,7 @@ from hookwire._pins import command_argv as command_argv
 from hookwire._pins import digest_of as digest_of
 from hookwire._pins import resolve as resolve
 from hookwire.config.loader import user_dir
-from hookwire.dialect import HookEntry, Provenance
+from hookwire.dialect import NO_HARNESS_TRUST, HarnessTrust, HookEntry, Provenance
 from hookwire.events import CONTINUE_SEAMS, Seam
 from hookwire.runner import Command
 from hookwire.verdicts import Answer, Decision
@@ -200,18 +200,23 @@ def sample_command(entry: HookEntry, dialect: Any, *, project_dir: str) -> Comma
     return Command(argv=tuple(entry.command), cwd=project_dir)
 
 
-def dialect_trust(kernel: Any, entry: HookEntry) -> tuple[bool | None, str]:
+def dialect_trust(kernel: Any, entry: HookEntry) -> HarnessTrust:
     """The harness's own verdict on ``entry``, for harnesses that keep their own trust records
-    (:meth:`~hookwire.Dialect.harness_trust`): ``(True, why)`` when the harness trusts it
-    (hookwire honours that), ``(False, why)`` when the harness will not run it, ``(None, "")``
-    when none applies and hookwire's trust alone decides."""
+    (:meth:`~hookwire.Dialect.harness_trust`): ``runs`` ``True`` when the harness trusts it
+    (hookwire honours that), ``False`` when the harness will not run it (``kind`` says
+    whether it is disabled or untrusted), ``None`` when none applies (or the dialect fails to
+    say) and hookwire's trust alone decides."""
     try:
-        runs, why = kernel.dialect(entry.dialect).harness_trust(entry)
+        found = kernel.dialect(entry.dialect).harness_trust(entry)
     except Exception:
         log.debug("dialect %s cannot tell its own trust of %s", entry.dialect, entry.display,
                   exc_info=True)
-        return None, ""
-    return runs, str(why)
+        return NO_HARNESS_TRUST
+    if not isinstance(found, HarnessTrust):
+        log.warning("dialect %s: harness_trust returned %r, not a HarnessTrust; its own trust "
+                    "is ignored", entry.dialect, found)
+        return NO_HARNESS_TRUST
+    return found
 
 
 def state_of(entry: HookEntry, store: TrustStore, current: Pin) -> str:
@@ -264,7 +269,7 @@ class TrustGate:
     def __call__(self, entry: HookEntry, seam: Seam) -> Answer | Callable[..., Any] | None:
         if not needs_trust(entry):
             return None
-        if dialect_trust(self.kernel, entry)[0] is True:
+        if dialect_trust(self.kernel, entry).runs is True:
             return None
         record = self.store.get(hook_id(entry))
         if record is None or record.command_hash != command_hash(entry):

@@ -237,3 +237,34 @@ def test_import_asks_the_dialect_and_decides_problems_by_kind(tmp_path: Path) ->
         {"dialect": "echo", "event": "tool_pre", "matcher": "Bash", "type": "command",
          "command": ["./h2.sh", "x"], "source": "imported:echo"},
     )
+
+
+@codex_only
+def test_codex_import_rejects_what_the_reader_left_out_by_kind(tmp_path: Path,
+                                                               monkeypatch) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    path = tmp_path / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {
+        "Stop": [{"hooks": [{"type": "prompt", "prompt": "ok?"},
+                            {"type": "command", "command": "  "},
+                            {"type": "command", "command": "./stop.sh"}]}],
+        "PreToolUse": [{"matcher": "[", "hooks": [{"type": "command", "command": "./x"}]}],
+    }}))
+    rows = [(r.status, r.reason or "") for r in translate(Kernel(), "codex", path).rows]
+    assert ("imported", "") in rows
+    assert any(s == "rejected" and r.startswith("skipping prompt hook") for s, r in rows)
+    assert any(s == "rejected" and r.startswith("skipping empty hook command") for s, r in rows)
+    # an invalid matcher is reported, not a rejected handler (the reader's own note)
+    assert any(s == "warning" and r.startswith('invalid matcher "["') for s, r in rows)
+
+
+@claude_only
+def test_an_invalid_claude_matcher_is_a_warning_and_its_handlers_are_imported(
+        tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "(?i)bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}))
+    rows = [(r.status, r.command) for r in translate(Kernel(), "claude", path).rows]
+    assert rows == [("warning", None), ("imported", "./guard.sh")]

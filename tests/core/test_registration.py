@@ -83,3 +83,44 @@ def test_a_failing_register_commands_leaves_the_others(caplog: pytest.LogCapture
         main(["hello"], kernel=kernel)
     assert exc.value.code == 2
     assert "commands of plugin" in caplog.text
+
+
+def test_declare_builds_the_plugin_object_of_an_entry_point() -> None:
+    """``hookwire.declare`` is the one door: hook implementations by hookspec name, called
+    without ``self``; the same function a built-in dialect's entry point uses."""
+    from hookwire import declare
+    from hookwire.plugins import declare as plugins_declare
+
+    assert plugins_declare is declare
+    calls: list[str] = []
+
+    def register_dialects() -> list[EchoDialect]:
+        calls.append("dialects")
+        return [EchoDialect()]
+
+    def register_hosts() -> list[HostProfile]:
+        return [HostProfile(name="tiny", seams=frozenset({Seam.TOOL_PRE}))]
+
+    plugin = declare(register_dialects=register_dialects, register_hosts=register_hosts)
+    assert repr(plugin) == "<plugin register_dialects, register_hosts>"
+    kernel = Kernel(load_entry_points=False, plugins=[plugin])
+    assert kernel.dialect("echo").name == "echo" and calls == ["dialects"]
+    assert "tiny" in kernel.hosts
+
+
+def test_declare_with_a_misspelt_hookspec_fails_loudly() -> None:
+    from hookwire import declare
+
+    with pytest.raises(Exception, match="unknown hook 'register_dialect' in plugin"):
+        Kernel(load_entry_points=False,
+               plugins=[declare(register_dialect=lambda: [EchoDialect()])])
+
+
+def test_the_built_in_dialects_are_declared_plugins() -> None:
+    from hookwire.plugin import Declared
+
+    kernel = Kernel()
+    for name in ("claude", "codex", "portable"):
+        if name in kernel.dialects:
+            module = __import__(f"hookwire.dialects.{name}", fromlist=["plugin"])
+            assert isinstance(module.plugin, Declared), name

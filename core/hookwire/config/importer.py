@@ -7,10 +7,11 @@ Each foreign handler becomes one report row:
 * ``present`` — an identical entry is already there (importing twice adds nothing);
 * ``rejected`` — with the reason: no seam maps the event; a shell command that cannot be
   tokenised safely; what the dialect's :meth:`~hookwire.Dialect.export` refused; or a problem
-  the foreign reader reported of a kind that leaves a handler out
-  (:class:`~hookwire.ProblemKind`);
-* ``warning`` — something that applies to the whole file or a handler the reader left out
-  without rejecting it.
+  the foreign reader reported with ``severity: error`` or of a kind that leaves a handler out
+  (:data:`REJECTING`);
+* ``warning`` — any other problem that applies to no single imported handler (an invalid
+  matcher or an event without a seam, for instance: the handlers under it, if the reader kept
+  them, get their own rows).
 
 Core knows no dialect: the default file comes from :meth:`~hookwire.Dialect.config_paths`,
 what an entry keeps from :meth:`~hookwire.Dialect.export`, and problems are told apart by
@@ -23,19 +24,19 @@ time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from hookwire.config import _shellwords, _transition
+from hookwire.config import _shellwords
 from hookwire.dialect import ConfigProblem, Dialect, HookEntry, Location, ProblemKind, Provenance
 
-#: Problem kinds that leave a handler out of the import (a ``rejected`` row).
+#: Problem kinds that leave a handler out of the import (a ``rejected`` row, even for a
+#: warning). ``NO_SEAM`` and ``INVALID_MATCHER`` are not among them: a reader may keep the
+#: handlers they concern (each then gets its own row) and only note the problem.
 REJECTING = frozenset({ProblemKind.INVALID_HANDLER, ProblemKind.UNKNOWN_EVENT,
-                       ProblemKind.NO_SEAM, ProblemKind.INVALID_MATCHER, ProblemKind.DISABLED,
-                       ProblemKind.UNSUPPORTED})
+                       ProblemKind.DISABLED, ProblemKind.UNSUPPORTED})
 
 
 def default_path(dialect: Dialect, project_dir: Path, home: Path | None = None) -> Path | None:
@@ -71,18 +72,6 @@ class ImportResult:
     entries: tuple[dict[str, Any], ...]  # what to write, in order
 
 
-def _lookup(data: Any, pointer: str) -> Any:
-    import re
-
-    node = data
-    for name, index in re.findall(r"\.([^.\[\]]+)|\[(\d+)\]", pointer.removeprefix("$")):
-        try:
-            node = node[int(index)] if not name else node[name]
-        except (KeyError, IndexError, TypeError, ValueError):
-            return None
-    return node
-
-
 def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
               present: set[tuple[Any, ...]] | None = None) -> ImportResult:
     """Read ``path`` with the dialect's own reader and translate every handler."""
@@ -90,7 +79,6 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
 
     dialect = kernel.dialect(dialect_name)
     result = dialect.read_config(path, provenance=Provenance.IMPORTED)
-    raw = _transition.raw(path)  # TRANSITIONAL: read by the guesses of problem kinds only
     seen = set(present or ())
     rows: list[Row] = []
     entries: list[dict[str, Any]] = []
@@ -115,7 +103,7 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
             for ep in below:  # an event-level note: it applies to each handler under it
                 extra.setdefault(ep, []).append(problem.message)
             continue
-        reason = _reason(problem, dialect, raw)
+        reason = _reason(problem, dialect)
         if reason is None:
             if owner is None and ptr not in handled:
                 rows.append(Row(status="warning", location=problem.location,
@@ -140,21 +128,13 @@ def translate(kernel: Any, dialect_name: str, path: Path, *, host: Any = None,
     return ImportResult(rows=tuple(rows), entries=tuple(entries))
 
 
-def _placeholders(dialect: Dialect) -> Mapping[str, str]:
-    """The variables ``dialect`` substitutes in an argv at run time → how to write them
-    (the dialect's ``placeholders``; not yet part of the contract, so optional)."""
-    found = getattr(dialect, "placeholders", None)
-    return found if isinstance(found, Mapping) else {}
-
-
-def _reason(problem: ConfigProblem, dialect: Dialect, raw: Any) -> str | None:
-    """Why ``problem`` rejects the handler it points at (``None``: it is only a warning)."""
-    kind = _transition.problem_kind(problem, raw, dialect, _lookup)
-    if kind is ProblemKind.UNKNOWN_EVENT and problem.event is not None:
+def _reason(problem: ConfigProblem, dialect: Dialect) -> str | None:
+    """Why ``problem`` rejects the handler it points at (``None``: it is only a warning),
+    decided by its ``kind`` and ``severity`` alone."""
+    if (problem.kind is ProblemKind.UNKNOWN_EVENT and problem.event is not None
+            and problem.event not in dialect.events):
         return f"no seam maps the event {problem.event!r} ({dialect.name} does not know it)"
-    if kind is ProblemKind.UNSUPPORTED:
-        return _transition.unsupported_reason(problem, raw, _lookup)
-    if problem.severity == "error" or kind in REJECTING:
+    if problem.severity == "error" or problem.kind in REJECTING:
         return problem.message
     return None
 
@@ -176,7 +156,7 @@ def _one(dialect: Dialect, entry: HookEntry, host: Any,
         if not entry.command.strip():
             return reject("empty command")
         try:
-            argv = _shellwords.split(entry.command, _placeholders(dialect))
+            argv = _shellwords.split(entry.command, dialect.placeholders)
         except _shellwords.Unsafe as exc:
             return reject(f"shell command that cannot be tokenised safely: it uses {exc}")
     else:

@@ -42,7 +42,8 @@ def make_converter(cls: type, renames: Mapping[str, str] | None = None) -> cattr
     conv.register_structure_hook_func(
         lambda t: t == tuple[str, ...],
         lambda v, _: tuple(conv.structure(x, str) for x in _strict(list, tuple)(v, _)))
-    overrides = {name: override(rename=key) for name, key in (renames or {}).items()}
+    overrides: dict[str, Any] = {name: override(rename=key)
+                                 for name, key in (renames or {}).items()}
     conv.register_structure_hook(cls, make_dict_structure_fn(
         cls, conv, _cattrs_forbid_extra_keys=True, **overrides))
     return conv

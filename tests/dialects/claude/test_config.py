@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hookwire import ConfigError, Provenance
+from hookwire import ConfigError, ProblemKind, Provenance
 from hookwire.dialects.claude import ClaudeDialect
 from hookwire.dialects.claude._jsonpos import loads_with_lines
 from hookwire.dialects.claude.config import CONVERTER, CommandHandler, discover, scope_of
@@ -48,12 +48,12 @@ def test_reads_entries_and_reports_problems_with_lines(tmp_path: Path) -> None:
     assert commands == ["./ok.sh", ("./tool.sh", "a b", "${CLAUDE_PROJECT_DIR}"),
                         "http://127.0.0.1:1/hook", "./batch.sh", "./stop.sh"]
     ok, _tool, http, _batch, stop = result.entries
-    assert http.options["type"] == "http" and http.location.line == 12
-    assert ok.matcher == "Bash" and ok.timeout == 5 and ok.options["if"] == "Bash(git *)"
+    assert http.handler.type == "http" and http.location.line == 12
+    assert ok.matcher == "Bash" and ok.timeout == 5 and ok.handler.if_ == "Bash(git *)"
     assert ok.location.file == str(path) and ok.location.line == 8
     assert ok.location.pointer == "$.hooks.PreToolUse[0].hooks[0]"
-    assert stop.background and stop.options["onFailure"] == "block"
-    assert stop.options["statusMessage"] == "checking"
+    assert stop.background and stop.handler.onFailure == "block"
+    assert stop.handler.statusMessage == "checking"
     problems = {(p.location.line, p.event): p.message for p in result.problems}
     assert "expected float" in problems[(9, "PreToolUse")]
     assert "$.hooks.PreToolUse[0].hooks[1].timeout" in problems[(9, "PreToolUse")]
@@ -64,6 +64,46 @@ def test_reads_entries_and_reports_problems_with_lines(tmp_path: Path) -> None:
     assert "array of matcher groups" in problems[(20, "SessionStart")]
     for p in result.problems:
         assert str(p).startswith(f"{path}:")
+
+
+def test_each_problem_says_its_kind(tmp_path: Path) -> None:
+    """``hookwire import`` and ``check`` decide by the kind, never by the message."""
+    path = tmp_path / "settings.json"
+    path.write_text(SETTINGS)
+    kinds = {(p.location.line, p.event): p.kind
+             for p in ClaudeDialect().read_config(path).problems}
+    assert kinds == {
+        (9, "PreToolUse"): ProblemKind.INVALID_HANDLER,    # timeout of the wrong type
+        (11, "PreToolUse"): ProblemKind.UNSUPPORTED,       # prompt handler
+        (16, "Bash"): ProblemKind.UNKNOWN_EVENT,
+        (17, "CwdChanged"): ProblemKind.NO_SEAM,
+        (20, "SessionStart"): ProblemKind.INVALID_HANDLER,  # not an array of groups
+    }
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "(?i)bash", "extra": 1, "hooks": [
+            {"type": "command", "command": "x", "timout": 3},
+            {"type": "command", "command": "y", "shell": "powershell"}]}],
+        "SessionStart": [{"hooks": [{"type": "http", "url": "http://h"}]}]},
+        "disableAllHooks": "yes"}))
+    kinds = {p.location.pointer: (p.kind, p.severity)
+             for p in ClaudeDialect().read_config(path).problems}
+    assert kinds == {
+        "$.hooks.PreToolUse[0].matcher": (ProblemKind.INVALID_MATCHER, "warning"),
+        "$.hooks.PreToolUse[0].extra": (ProblemKind.UNSUPPORTED, "warning"),
+        "$.hooks.PreToolUse[0].hooks[0].timout": (ProblemKind.UNSUPPORTED, "warning"),
+        "$.hooks.PreToolUse[0].hooks[1].shell": (ProblemKind.UNSUPPORTED, "warning"),
+        "$.hooks.SessionStart[0].hooks[0]": (ProblemKind.UNSUPPORTED, "warning"),
+        "$.disableAllHooks": (ProblemKind.CONFIG, "error"),
+    }
+
+
+def test_an_unreadable_file_found_by_discovery_is_a_config_error(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text("{not json")
+    result = ClaudeDialect().discover(project, home=tmp_path / "home")
+    (problem,) = result.problems
+    assert (problem.kind, problem.severity) == (ProblemKind.CONFIG, "error")
 
 
 def test_problem_strings_name_file_line_and_pointer(tmp_path: Path) -> None:
@@ -137,8 +177,8 @@ def test_plugin_hooks_json_substitutes_plugin_placeholders(tmp_path: Path) -> No
     (entry,) = ClaudeDialect().read_config(hooks, provenance=Provenance.PLUGIN).entries
     assert entry.command == f'python3 "{root}/g.py"'
     assert entry.provenance is Provenance.PLUGIN
-    assert entry.options["scope"] == "plugin"
-    assert entry.options["plugin"]["CLAUDE_PLUGIN_DATA"].endswith("/plugins/data/guard")
+    assert entry.handler.scope == "plugin"
+    assert entry.handler.plugin["CLAUDE_PLUGIN_DATA"].endswith("/plugins/data/guard")
     # plugin.json may point at the hooks file
     (root / ".claude-plugin" / "plugin.json").write_text(
         '{"name": "guard", "hooks": "./hooks/hooks.json"}')

@@ -65,12 +65,12 @@ def test_user_project_local_and_plugin_layers_in_claude_codes_order(tmp_path: Pa
     assert result.problems == ()
     assert commands(result.entries) == ["user", "project", "local", f'"{install}/check.sh"']
     assert [e.provenance for e in result.entries] == [Provenance.LIVE] * 3 + [Provenance.PLUGIN]
-    assert [e.options["scope"] for e in result.entries] == ["user", "project", "local",
+    assert [e.handler.scope for e in result.entries] == ["user", "project", "local",
                                                             "plugin"]
     assert [e.location.file for e in result.entries] == [
         str(config / "settings.json"), str(proj / ".claude" / "settings.json"),
         str(proj / ".claude" / "settings.local.json"), str(install / "hooks" / "hooks.json")]
-    assert result.entries[3].options["plugin"]["CLAUDE_PLUGIN_NAME"] == "guard"
+    assert result.entries[3].handler.plugin["CLAUDE_PLUGIN_NAME"] == "guard"
     assert result.settings == {"disableAllHooks": False, "enabledPlugins": {"guard@market": True}}
 
 
@@ -87,7 +87,7 @@ def test_claude_config_dir_replaces_the_user_folder(tmp_path: Path,
     result = ClaudeDialect().discover(proj, home=home)
 
     assert commands(result.entries) == ["alt-user", "fmt-hook"]
-    assert result.entries[0].options["scope"] == "user"  # still the user level
+    assert result.entries[0].handler.scope == "user"  # still the user level
     assert result.entries[1].provenance is Provenance.PLUGIN
 
 
@@ -142,8 +142,8 @@ def test_manifest_hooks_files_load_after_hooks_json_and_are_not_read_twice(
     result = ClaudeDialect().discover(proj, home=home, plugins=[root])
 
     assert commands(result.entries) == ["default", f'"{root}/more"']
-    assert [e.options["scope"] for e in result.entries] == ["plugin", "plugin"]
-    assert [e.options["plugin"]["CLAUDE_PLUGIN_ROOT"] for e in result.entries] == [
+    assert [e.handler.scope for e in result.entries] == ["plugin", "plugin"]
+    assert [e.handler.plugin["CLAUDE_PLUGIN_ROOT"] for e in result.entries] == [
         str(root)] * 2
     assert ["not loaded twice" in p.message for p in result.problems] == [True]
 

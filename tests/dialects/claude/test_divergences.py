@@ -10,6 +10,7 @@ from hookwire import Decision, HookEntry, Outcome, OutcomeKind, SessionInfo
 from hookwire import events as ev
 from hookwire.dialects.claude import ClaudeDialect
 from hookwire.dialects.claude.env import AI_AGENT, environment
+from hookwire.dialects.claude.handler import ClaudeHandler
 from hookwire.dialects.claude.outcome import interpret
 
 D = ClaudeDialect()
@@ -59,7 +60,7 @@ def test_d8_powershell_shell_is_skipped(tmp_path: Path) -> None:
 
 def test_if_paths_resolve_against_the_sessions_cwd() -> None:
     entries = [HookEntry(dialect="claude", event="PreToolUse", command="x",
-                         options={"if": "Edit(src/**)"})]
+                         handler=ClaudeHandler(if_="Edit(src/**)"))]
     edit = ev.ToolPre(tool_name="Edit", tool_input={"file_path": "/w/src/a.py"})
     inside = SessionInfo(session_id="s", cwd="/w", project_dir="/w")
     outside = SessionInfo(session_id="s", cwd="/elsewhere", project_dir="/elsewhere")

@@ -56,9 +56,11 @@ def test_config_paths_are_the_project_and_local_settings(tmp_path: Path) -> None
         tmp_path / ".claude" / "settings.json", tmp_path / ".claude" / "settings.local.json"]
 
 
-def test_entries_built_with_options_still_run_with_their_handler() -> None:
-    entry = HookEntry(dialect="claude", event="PreToolUse", command="x",
-                      options={"onFailure": "block", "source": "imported:claude"})
-    from hookwire.dialects.claude.handler import handler_of
+def test_an_entry_without_a_typed_handler_gets_the_defaults() -> None:
+    from hookwire.dialects.claude.handler import DEFAULT_HANDLER, handler_of
 
-    assert handler_of(entry).onFailure == "block"
+    bare = HookEntry(dialect="claude", event="PreToolUse", command="x")
+    assert handler_of(bare) is DEFAULT_HANDLER
+    typed = HookEntry(dialect="claude", event="PreToolUse", command="x",
+                      handler=ClaudeHandler(onFailure="block"))
+    assert handler_of(typed).onFailure == "block"

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hookwire import Provenance
+from hookwire import ProblemKind, Provenance
 from hookwire.dialects.codex import CodexDialect, config, trust
 
 Fire = Any
@@ -91,8 +91,11 @@ def test_prompt_agent_empty_and_mcp_are_skipped_with_warnings(tmp_path: Path) ->
                             f"skipping agent hook in {path}: agent hooks are not supported yet",
                             f"skipping empty hook command in {path}"]
     assert "mcp_tool" in messages[3]
+    assert [p.kind for p in result.problems] == [
+        ProblemKind.UNSUPPORTED, ProblemKind.UNSUPPORTED, ProblemKind.INVALID_HANDLER,
+        ProblemKind.UNSUPPORTED]
     (entry,) = result.entries
-    assert entry.options["handler_index"] == 4  # skipped handlers keep their positions
+    assert entry.handler.handler_index == 4  # skipped handlers keep their positions
     assert entry.location.line is not None and entry.location.pointer == \
         "$.hooks.Stop[0].hooks[4]"
 
@@ -117,9 +120,10 @@ def test_invalid_matcher_skips_the_group_and_matcherless_events_drop_it(tmp_path
                                                                  "hooks": [cmd("b")]}],
         "Stop": [{"matcher": "[", "hooks": [cmd("c")]}]}})
     result = read(path)
-    assert [(e.command, e.matcher, e.options["group_index"]) for e in result.entries] == [
+    assert [(e.command, e.matcher, e.handler.group_index) for e in result.entries] == [
         ("b", "Bash", 1), ("c", None, 0)]
     assert result.problems[0].message.startswith(f'invalid matcher "[" in {path}: regex parse')
+    assert {p.kind for p in result.problems} == {ProblemKind.INVALID_MATCHER}
 
 
 def test_toml_hooks_and_both_representations_warn(tmp_path: Path) -> None:
@@ -149,12 +153,12 @@ def test_layering_order_system_user_project_plugin(tmp_path: Path) -> None:
                              plugins=[("demo@local", plugin)])
     assert [e.command for e in result.entries] == ["system", "user", "root", "sub",
                                                    f"{plugin}/run.sh"]
-    assert [e.options["source"] for e in result.entries] == [
+    assert [e.handler.layer for e in result.entries] == [
         "system", "user", "project", "project", "plugin"]
     plug = result.entries[-1]
-    assert plug.options["key"] == "demo@local:hooks/hooks.json:stop:0:0"
-    assert plug.options["raw_command"] == "${PLUGIN_ROOT}/run.sh"
-    assert plug.options["env"]["CLAUDE_PLUGIN_ROOT"] == str(plugin)
+    assert plug.handler.key == "demo@local:hooks/hooks.json:stop:0:0"
+    assert plug.handler.raw_command == "${PLUGIN_ROOT}/run.sh"
+    assert plug.handler.env["CLAUDE_PLUGIN_ROOT"] == str(plugin)
 
 
 def test_untrusted_project_layer_is_not_loaded(tmp_path: Path) -> None:
@@ -164,6 +168,14 @@ def test_untrusted_project_layer_is_not_loaded(tmp_path: Path) -> None:
     write(repo / ".codex" / "hooks.json", {"hooks": {"Stop": [{"hooks": [cmd("p")]}]}})
     result = config.discover(repo, codex_home=home, system_dir=None)
     assert result.entries == () and "not trusted" in result.problems[0].message
+    assert result.problems[0].kind is ProblemKind.UNTRUSTED
+
+
+def test_a_file_that_does_not_parse_is_a_config_error(tmp_path: Path) -> None:
+    path = write(tmp_path / "hooks.json", {"hooks": {"Stop": [{"hooks": [{"type": "x"}]}]},
+                                           "extra": 1})
+    (problem,) = config.read_file(path).problems
+    assert (problem.kind, problem.severity) == (ProblemKind.CONFIG, "error")
 
 
 # -- trust ---------------------------------------------------------------------------------------
@@ -195,18 +207,18 @@ def test_trust_hash_reproduces_hand_computed_identity(tmp_path: Path, doc: Any,
                                                       identity: str) -> None:
     path = write(tmp_path / "hooks.json", doc)
     (entry,) = read(path).entries
-    assert entry.options["hash"] == by_hand(identity)
+    assert entry.handler.hash == by_hand(identity)
     event = next(iter(doc["hooks"]))
     label = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "Stop": "stop",
              "SessionEnd": "session_end"}[event]
-    assert entry.options["key"] == f"{path}:{label}:0:0"
+    assert entry.handler.key == f"{path}:{label}:0:0"
 
 
 def test_json_and_toml_converge_on_one_hash(tmp_path: Path) -> None:
     j = write(tmp_path / "a" / "hooks.json", {"hooks": {"Stop": [{"hooks": [cmd("z")]}]}})
     t = write(tmp_path / "b" / "config.toml",
               '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "z"\n')
-    assert read(j).entries[0].options["hash"] == read(t).entries[0].options["hash"]
+    assert read(j).entries[0].handler.hash == read(t).entries[0].handler.hash
 
 
 @pytest.mark.anyio
@@ -220,8 +232,8 @@ async def test_trusted_hash_is_honoured_for_discovered_hooks(tmp_path: Path) -> 
         cmd("echo trusted-one"), cmd("echo untrusted-two"), cmd("echo modified-three"),
         cmd("echo disabled-four")]}]}})
     first = read(hooks).entries
-    h = [e.options["hash"] for e in first]
-    k = [e.options["key"] for e in first]
+    h = [e.handler.hash for e in first]
+    k = [e.handler.key for e in first]
     write(home / "config.toml", trust.trust_snippet(k[0], h[0])
           + f'[hooks.state."{k[2]}"]\ntrusted_hash = "sha256:00"\n'
           + f'[hooks.state."{k[3]}"]\ntrusted_hash = "{h[3]}"\nenabled = false\n')
@@ -279,6 +291,6 @@ def test_hooks_json_round_trip(tmp_path_factory: pytest.TempPathFactory,
 
     def shape(e: Any) -> tuple[Any, ...]:
         return (e.event, e.matcher, e.command, e.timeout, e.background,
-                e.options["status_message"], e.options["hash"])
+                e.handler.status_message, e.handler.hash)
 
     assert [shape(e) for e in again] == [shape(e) for e in first]

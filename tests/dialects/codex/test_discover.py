@@ -65,20 +65,20 @@ async def test_trust_state_decides_which_discovered_hooks_run(tmp_path: Path) ->
     # first pass, before any trust: the project folder is not loaded, the user hooks load
     # untrusted, with the keys and hashes Codex computes
     first = NoSystem().discover(repo, home=home)
-    assert [e.options["trust"] for e in first.entries] == ["untrusted", "untrusted"]
-    states = "".join(trust.trust_snippet(e.options["key"], e.options["hash"])
+    assert [e.handler.trust for e in first.entries] == ["untrusted", "untrusted"]
+    states = "".join(trust.trust_snippet(e.handler.key, e.handler.hash)
                      for e in first.entries if "user-untrusted" not in str(e.command))
     write(codex / "config.toml", f'[projects."{repo}"]\ntrust_level = "trusted"\n' + states)
     # the project layer was not loaded before its folder was trusted: trust it now
     project = NoSystem().discover(repo, home=home).entries[-1]
     with (codex / "config.toml").open("a") as fh:
-        fh.write(trust.trust_snippet(project.options["key"], project.options["hash"]))
+        fh.write(trust.trust_snippet(project.handler.key, project.handler.hash))
 
     kernel = kernel_with(NoSystem())
     ((name, result),) = discover(kernel, repo, home=home)
     assert name == "codex"
-    assert [e.options["source"] for e in result.entries] == ["user", "user", "project"]
-    assert [e.options["trust"] for e in result.entries] == ["trusted", "untrusted", "trusted"]
+    assert [e.handler.layer for e in result.entries] == ["user", "user", "project"]
+    assert [e.handler.trust for e in result.entries] == ["trusted", "untrusted", "trusted"]
     assert all(e.provenance is Provenance.LIVE for e in result.entries)
     assert result.entries[0].location.file == str(user)
     async with kernel.session(cwd=str(repo)) as session:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hookwire import ConfigError, HookEntry, Provenance
+from hookwire import ConfigError, HarnessTrust, HookEntry, ProblemKind, Provenance
 from hookwire.dialects.codex import CodexDialect
 from hookwire.dialects.codex.handler import CodexHandler
 from hookwire.dialects.codex.trust import TrustStatus
@@ -57,12 +57,15 @@ def test_export_keeps_what_runs_and_rejects_what_codex_disabled() -> None:
 def test_harness_trust_applies_to_hooks_read_live_from_a_codex_file(tmp_path: Path) -> None:
     d = CodexDialect(codex_home=tmp_path)
     assert d.harness_trust(entry(CodexHandler(key="k", hash="h", trust=TrustStatus.TRUSTED))) \
-        == (True, "trusted")
-    runs, why = d.harness_trust(entry(CodexHandler(key="k", hash="h")))
-    assert runs is False and "trust it with" in why
+        == HarnessTrust(runs=True, why="trusted")
+    untrusted = d.harness_trust(entry(CodexHandler(key="k", hash="h")))
+    assert untrusted.runs is False and "trust it with" in untrusted.why
+    assert untrusted.kind is ProblemKind.UNTRUSTED
+    disabled = d.harness_trust(entry(CodexHandler(key="k", hash="h", enabled=False)))
+    assert disabled.runs is False and disabled.kind is ProblemKind.DISABLED
     assert d.harness_trust(entry(CodexHandler(key="k", hash="h"), Provenance.IMPORTED)) \
-        == (None, "")
-    assert d.harness_trust(entry(CodexHandler())) == (None, "")
+        == HarnessTrust()
+    assert d.harness_trust(entry(CodexHandler())) == HarnessTrust()
 
 
 def test_config_paths_are_the_project_layer(tmp_path: Path) -> None:

@@ -30,7 +30,6 @@ def same(entries: list[HookEntry]) -> list[HookEntry]:
     trust key name the place (groups merge), everything else (the content hash included)
     must match."""
     return [attrs.evolve(e, location=Location(),
-                         options={k: v for k, v in e.options.items() if k not in POSITIONAL},
                          handler=e.handler and attrs.evolve(
                              e.handler, **{k: None for k in POSITIONAL}))
             for e in entries]

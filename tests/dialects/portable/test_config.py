@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from hookwire import ProblemKind
 from hookwire.dialects.portable import PortableDialect
 from hookwire.dialects.portable.config import load
 from hookwire.errors import ConfigError
@@ -160,14 +161,30 @@ def test_unknown_event_and_too_many_handlers_are_reported(make_plugin, schema_ch
     messages = [p.message for p in result.problems]
     assert sum("unknown event" in m for m in messages) == 2
     assert any("1 to 8" in m for m in messages)
+    kinds = {p.event: p.kind for p in result.problems}
+    assert kinds == {"PreToolUse": ProblemKind.UNKNOWN_EVENT,
+                     "post-tool-use/failed": ProblemKind.UNKNOWN_EVENT,
+                     "turn-end": ProblemKind.INVALID_HANDLER}
     assert schema_check("hooks", doc(hooks))
 
 
 def test_context_mode_on_session_end_is_a_warning(make_plugin) -> None:
     hooks = {"session-end": [{"command": "true", "result": "context"}]}
     result = PortableDialect().read_config(make_plugin(hooks) / "hooks.json")
-    assert result.entries and not result.entries[0].options["context"]
+    assert result.entries and not result.entries[0].handler.context
     assert result.problems[0].severity == "warning"
+
+
+def test_a_bad_handler_is_an_invalid_handler_and_a_bad_file_a_config_error(make_plugin) -> None:
+    hooks = {"session-end": [{"command": "true", "timeout": -1}, {"command": "true"}]}
+    result = PortableDialect().read_config(make_plugin(hooks) / "hooks.json")
+    assert len(result.entries) == 1
+    assert [(p.kind, p.severity) for p in result.problems] == [
+        (ProblemKind.INVALID_HANDLER, "error")]
+    root = make_plugin(hooks)
+    (root / "hooks.json").write_text(json.dumps({"hooks": {}}))  # no $schema
+    assert [(p.kind, p.severity) for p in PortableDialect().read_config(
+        root / "hooks.json").problems] == [(ProblemKind.CONFIG, "error")]
 
 
 def test_unreadable_files_raise_config_error(tmp_path: Path) -> None:

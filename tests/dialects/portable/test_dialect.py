@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from hookwire import Answer, Decision, Kernel, hookimpl
-from hookwire.dialects.portable import PortableDialect, PortablePlugin, event_from_wire
+from hookwire.dialects.portable import PortableDialect, event_from_wire, plugin
 from hookwire.errors import EventDataError, UnknownEventError
 from hookwire.events import PromptSubmit, SessionStart, ToolFailure, ToolPost, ToolPre
 from hookwire.reference import Agent, ModelTurn, ScriptedModel, ToolCall
@@ -25,7 +25,7 @@ def anyio_backend() -> str:
 
 
 def kernel_for(root: Path, *plugins: object) -> Kernel:
-    kernel = Kernel(load_entry_points=False, plugins=[PortablePlugin(), *plugins])
+    kernel = Kernel(load_entry_points=False, plugins=[plugin, *plugins])
     result = kernel.add_config("portable", root / "hooks.json")
     assert not result.problems, result.problems
     return kernel

@@ -24,6 +24,7 @@ from hookwire.dialect import (
     Export,
     HookEntry,
     Location,
+    ProblemKind,
     Provenance,
 )
 from hookwire.dialects.claude import env as _env
@@ -43,7 +44,7 @@ from hookwire.dialects.claude.events import (
 from hookwire.dialects.claude.handler import ClaudeHandler, handler_of
 from hookwire.errors import ConfigError
 from hookwire.events import SeamEvent, SessionInfo
-from hookwire.hookspecs import hookimpl
+from hookwire.plugin import declare
 from hookwire.runner import Command, Outcome
 from hookwire.tools import Vocabulary
 from hookwire.verdicts import Answer
@@ -136,7 +137,7 @@ class ClaudeDialect(Dialect):
                 problems.append(ConfigProblem(
                     message=f"{exc.message}: file skipped, as Claude Code skips it",
                     location=Location(file=exc.file or str(path), line=exc.line),
-                    severity="error"))
+                    severity="error", kind=ProblemKind.CONFIG))
                 continue
             entries.extend(result.entries)
             problems.extend(result.problems)
@@ -195,7 +196,7 @@ class ClaudeDialect(Dialect):
                     problems.append(ConfigProblem(
                         message=f"{exc.message}: plugin hooks file skipped",
                         location=Location(file=exc.file or str(path), line=exc.line),
-                        severity="error"))
+                        severity="error", kind=ProblemKind.CONFIG))
                     continue
                 entries.extend(found.entries)
                 problems.extend(found.problems)
@@ -375,12 +376,9 @@ def _session_end_budget(entries: list[HookEntry]) -> list[HookEntry]:
     return [attrs.evolve(e, timeout=budget) for e in entries]
 
 
-class _Plugin:
-    """The entry-point object: registers :class:`ClaudeDialect`."""
-
-    @hookimpl
-    def register_dialects(self) -> list[Dialect]:
-        return [ClaudeDialect()]
+def _register_dialects() -> list[Dialect]:
+    return [ClaudeDialect()]
 
 
-plugin = _Plugin()
+#: The entry-point object: registers :class:`ClaudeDialect`.
+plugin = declare(register_dialects=_register_dialects)

@@ -25,12 +25,19 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, override
 
-from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location, Provenance
+from hookwire.dialect import (
+    ConfigProblem,
+    ConfigResult,
+    HookEntry,
+    Location,
+    ProblemKind,
+    Provenance,
+)
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, loads_with_lines, pointer
 from hookwire.dialects.claude.events import EVENTS, NARROW_MATCHER_EVENTS, TOOL_EVENTS
-from hookwire.dialects.claude.handler import ClaudeHandler, legacy_options
+from hookwire.dialects.claude.handler import ClaudeHandler
 from hookwire.errors import ConfigError
 
 DIALECT = "claude"
@@ -179,9 +186,9 @@ class _Reader:
         return Location(file=self.file, line=line_for(self.lines, path), pointer=pointer(path))
 
     def problem(self, message: str, path: JPath, event: str | None = None,
-                severity: str = "warning") -> None:
+                severity: str = "warning", kind: ProblemKind = ProblemKind.CONFIG) -> None:
         self.problems.append(ConfigProblem(message=message, location=self.where(path),
-                                           event=event, severity=severity))
+                                           event=event, severity=severity, kind=kind))
 
     def read_hooks(self, hooks: Any, base: JPath) -> None:
         if not isinstance(hooks, dict):
@@ -193,47 +200,52 @@ class _Reader:
             spec = EVENTS.get(event)
             if spec is None:
                 self.problem(f"unknown event {event!r}: ignored (Claude Code ignores it too)",
-                             path, event)
+                             path, event, kind=ProblemKind.UNKNOWN_EVENT)
                 continue
             if spec.seam is None:
                 self.problem(f"event {event!r} is not emitted by this host: hookwire has no "
-                             "seam for it, so its hooks never run", path, event)
+                             "seam for it, so its hooks never run", path, event,
+                             kind=ProblemKind.NO_SEAM)
             if not isinstance(groups, list):
-                self.problem("must be an array of matcher groups; ignored", path, event, "error")
+                self.problem("must be an array of matcher groups; ignored", path, event, "error",
+                             ProblemKind.INVALID_HANDLER)
                 continue
             for gi, group in enumerate(groups):
                 self.read_group(event, group, (*path, gi))
 
     def read_group(self, event: str, group: Any, path: JPath) -> None:
         if not isinstance(group, dict):
-            self.problem("a matcher group must be an object; ignored", path, event, "error")
+            self.problem("a matcher group must be an object; ignored", path, event, "error",
+                         ProblemKind.INVALID_HANDLER)
             return
         matcher = group.get("matcher")
         if matcher is not None and not isinstance(matcher, str):
             self.problem("`matcher` must be a string; group ignored", (*path, "matcher"), event,
-                         "error")
+                         "error", ProblemKind.INVALID_HANDLER)
             return
         why = _matcher.check(matcher, narrow=event in NARROW_MATCHER_EVENTS)
         if why:
-            self.problem(why, (*path, "matcher"), event)
+            self.problem(why, (*path, "matcher"), event, kind=ProblemKind.INVALID_MATCHER)
         for key in group.keys() - {"matcher", "hooks"}:
-            self.problem(f"unknown key {key!r} in a matcher group: ignored", (*path, key), event)
+            self.problem(f"unknown key {key!r} in a matcher group: ignored", (*path, key), event,
+                         kind=ProblemKind.UNSUPPORTED)
         handlers = group.get("hooks")
         if not isinstance(handlers, list):
             self.problem("`hooks` must be an array of handlers; group ignored", path, event,
-                         "error")
+                         "error", ProblemKind.INVALID_HANDLER)
             return
         for hi, raw in enumerate(handlers):
             self.read_handler(event, matcher, raw, (*path, "hooks", hi))
 
     def read_handler(self, event: str, matcher: str | None, raw: Any, path: JPath) -> None:
         if not isinstance(raw, dict):
-            self.problem("a handler must be an object; ignored", path, event, "error")
+            self.problem("a handler must be an object; ignored", path, event, "error",
+                         ProblemKind.INVALID_HANDLER)
             return
         kind = raw.get("type")
         if kind in ("prompt", "agent", "mcp_tool"):
-            self.problem(f"{kind!r} handlers are skipped: hookwire has no model or MCP client "
-                         "to run them", path, event)
+            self.problem(f"unsupported handler type {kind!r}: skipped, hookwire has no model "
+                         "or MCP client to run it", path, event, kind=ProblemKind.UNSUPPORTED)
             return
         cls: type[CommandHandler | HttpHandler] = (
             HttpHandler if kind == "http" else CommandHandler)
@@ -244,32 +256,35 @@ class _Reader:
                 text, _, at = msg.rpartition(" @ ")
                 at = at.replace(".async_", ".async").replace(".if_", ".if")
                 sub = _subpath(at, pointer(path))
-                self.problem(f"{text} @ {at}; handler ignored", (*path, *sub), event, "error")
+                self.problem(f"{text} @ {at}; handler ignored", (*path, *sub), event, "error",
+                             ProblemKind.INVALID_HANDLER)
             return
         if handler.timeout is not None and not handler.timeout > 0:
             self.problem("`timeout` must be a positive number of seconds; handler ignored",
-                         (*path, "timeout"), event, "error")
+                         (*path, "timeout"), event, "error", ProblemKind.INVALID_HANDLER)
             return
         known = _HTTP_FIELDS if isinstance(handler, HttpHandler) else _FIELDS
         for key in sorted(raw.keys() - known - _QUIET_KEYS):
-            self.problem(f"unknown handler key {key!r}: ignored", (*path, key), event)
+            self.problem(f"unknown handler key {key!r}: ignored", (*path, key), event,
+                         kind=ProblemKind.UNSUPPORTED)
         if handler.if_ is not None and event not in TOOL_EVENTS:
             self.problem(f"`if` only applies to tool events; on {event} this handler never "
                          "runs (as in Claude Code)", (*path, "if"), event)
         if isinstance(handler, HttpHandler):
             if event == "SessionStart":
                 self.problem("SessionStart does not accept http handlers (as in Claude Code): "
-                             "skipped", path, event)
+                             "skipped", path, event, kind=ProblemKind.UNSUPPORTED)
                 return
             self.entries.append(self.http_entry(event, matcher, handler, path))
             return
         if handler.shell == "powershell" and handler.args is None:
             self.problem("`shell: powershell` is not supported: handler skipped",
-                         (*path, "shell"), event)
+                         (*path, "shell"), event, kind=ProblemKind.UNSUPPORTED)
             return
         if handler.asyncRewake:
             self.problem("`asyncRewake` is not supported: the hook runs as a plain async hook "
-                         "and its exit 2 does not wake the agent", (*path, "asyncRewake"), event)
+                         "and its exit 2 does not wake the agent", (*path, "asyncRewake"), event,
+                         kind=ProblemKind.UNSUPPORTED)
         if handler.args is not None and re.search(r"\s", handler.command):
             self.problem("exec form (`args`) with whitespace in `command`: the spawn will fail",
                          (*path, "command"), event)
@@ -290,8 +305,7 @@ class _Reader:
         handler = self.handler(h)
         return HookEntry(
             dialect=DIALECT, event=event, command=h.url, matcher=matcher, timeout=h.timeout,
-            provenance=self.provenance, location=self.where(path), handler=handler,
-            options=legacy_options(handler))
+            provenance=self.provenance, location=self.where(path), handler=handler)
 
     def entry(self, event: str, matcher: str | None, h: CommandHandler,
               path: JPath) -> HookEntry:
@@ -311,7 +325,7 @@ class _Reader:
         return HookEntry(
             dialect=DIALECT, event=event, command=command, matcher=matcher, timeout=h.timeout,
             background=h.async_ or h.asyncRewake, provenance=self.provenance,
-            location=self.where(path), handler=handler, options=legacy_options(handler))
+            location=self.where(path), handler=handler)
 
 
 def _subpath(at: str, base: str) -> JPath:
@@ -426,7 +440,8 @@ def installed_plugins(config: Path) -> tuple[dict[str, list[Mapping[str, Any]]],
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         return {}, [ConfigProblem(message=f"cannot read the plugin registry: {exc}; installed "
                                   "plugins are looked up in the plugin cache only",
-                                  location=Location(file=str(path)), severity="error")]
+                                  location=Location(file=str(path)), severity="error",
+                                  kind=ProblemKind.CONFIG)]
     plugins = data.get("plugins") if isinstance(data, dict) else None
     if not isinstance(plugins, dict):
         return {}, []
@@ -510,5 +525,6 @@ def plugin_hook_files(root: Path) -> tuple[list[Path], list[ConfigProblem]]:
         else:
             problems.append(ConfigProblem(
                 message=f"hooks file {rel!r} named by the manifest does not exist",
-                location=Location(file=str(manifest)), severity="error"))
+                location=Location(file=str(manifest)), severity="error",
+                kind=ProblemKind.CONFIG))
     return files, problems

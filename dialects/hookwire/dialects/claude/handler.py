@@ -15,7 +15,6 @@ from typing import Any, Literal
 import attrs
 
 from hookwire.dialect import Export, HookEntry
-from hookwire.dialects import _legacy
 
 Scope = Literal["user", "project", "local", "cli", "managed", "plugin"]
 
@@ -41,7 +40,6 @@ class ClaudeHandler:
 
 DEFAULT_HANDLER = ClaudeHandler()
 _RENAMES = {"if_": "if"}
-_KEYS = frozenset({"if" if a.name == "if_" else a.name for a in attrs.fields(ClaudeHandler)})
 
 
 @functools.cache
@@ -62,7 +60,8 @@ def from_options(options: Mapping[str, Any]) -> ClaudeHandler:
 
 def handler_of(entry: HookEntry) -> ClaudeHandler:
     """The entry's handler (its defaults when it has none)."""
-    return _legacy.handler_of(entry, DEFAULT_HANDLER, from_options, _KEYS)
+    found = entry.handler
+    return found if isinstance(found, ClaudeHandler) else DEFAULT_HANDLER
 
 
 def _fields(h: ClaudeHandler) -> dict[str, Any]:
@@ -93,8 +92,3 @@ def export(entry: HookEntry) -> Export:
         kept["onFailure"] = h.onFailure
     return Export(options=kept)
 
-
-def legacy_options(h: ClaudeHandler) -> dict[str, Any]:
-    """TRANSITIONAL: the deprecated ``HookEntry.options`` the reader used to fill, for core
-    code that still reads it. The dialect never reads it back."""
-    return {"scope": h.scope, "onFailure": h.onFailure, **_fields(h)}

@@ -64,12 +64,12 @@ def handler(entry: HookEntry) -> dict[str, Any]:
 
 
 def _fields(entry: HookEntry) -> Mapping[str, Any]:
-    """The entry's Claude-specific fields by their wire names: from its typed handler when it
-    has one, else from the (deprecated) options the reader filled."""
+    """The entry's Claude-specific fields by their wire names, from its typed handler (none:
+    Claude Code's defaults)."""
     if entry.handler is not None and attrs.has(type(entry.handler)):
         return {_WIRE_NAMES.get(k, k): v
                 for k, v in attrs.asdict(entry.handler, recurse=False).items()}
-    return entry.options
+    return {}
 
 
 def _number(seconds: float) -> int | float:

@@ -17,15 +17,25 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from hookwire import events as hev
-from hookwire.dialect import ConfigResult, Dialect, EventSpec, Export, HookEntry, Provenance
+from hookwire.dialect import (
+    NO_HARNESS_TRUST,
+    ConfigResult,
+    Dialect,
+    EventSpec,
+    Export,
+    HarnessTrust,
+    HookEntry,
+    ProblemKind,
+    Provenance,
+)
 from hookwire.dialects.codex import config, matcher, outcome, payload, trust
-from hookwire.dialects.codex import handler as _handler
-from hookwire.dialects.codex.handler import CodexHandler
 from hookwire.dialects.codex import events as ev
+from hookwire.dialects.codex import handler as _handler
 from hookwire.dialects.codex import tools as _tools
+from hookwire.dialects.codex.handler import CodexHandler
 from hookwire.errors import EventDataError, UnknownEventError
 from hookwire.events import SeamEvent, SessionInfo
-from hookwire.hookspecs import hookimpl
+from hookwire.plugin import declare
 from hookwire.runner import Command, Outcome
 from hookwire.tools import Vocabulary
 from hookwire.verdicts import Answer
@@ -113,18 +123,22 @@ class CodexDialect(Dialect):
         """Codex's status of ``entry``: managed, trusted, modified or untrusted."""
         return _handler.handler_of(entry).trust
 
-    def harness_trust(self, entry: HookEntry) -> tuple[bool | None, str]:
-        """Codex's own verdict on a hook read live from a Codex file: ``(True, status)`` when
-        Codex trusts it (trusted or managed), ``(False, why)`` when Codex will not run it,
-        else ``(None, "")``: hookwire's trust gate decides (every other provenance, and
-        hooks Codex would run as user-authored)."""
+    def harness_trust(self, entry: HookEntry) -> HarnessTrust:
+        """Codex's own verdict on a hook read live from a Codex file: ``runs`` when Codex
+        trusts it (trusted or managed); not, when Codex will not run it (``kind``:
+        ``DISABLED`` for a hook switched off in ``[hooks.state]``, else ``UNTRUSTED``); else
+        none applies and hookwire's trust gate decides (every other provenance, and hooks
+        Codex would run as user-authored)."""
         if entry.provenance is not Provenance.LIVE:
-            return None, ""
+            return NO_HARNESS_TRUST
         runs, why = self.will_run(entry)
         if not runs:
-            return False, why
-        return (True, why) if why in (trust.TrustStatus.TRUSTED, trust.TrustStatus.MANAGED) \
-            else (None, "")
+            disabled = not _handler.handler_of(entry).enabled
+            return HarnessTrust(runs=False, why=why, kind=ProblemKind.DISABLED if disabled
+                                else ProblemKind.UNTRUSTED)
+        if why in (trust.TrustStatus.TRUSTED, trust.TrustStatus.MANAGED):
+            return HarnessTrust(runs=True, why=why)
+        return NO_HARNESS_TRUST
 
     def will_run(self, entry: HookEntry) -> tuple[bool, str]:
         """Whether ``entry`` runs, and why not (for ``hookwire check``): disabled hooks never
@@ -222,12 +236,11 @@ def _matcher_inputs(native: str, event: SeamEvent) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else ()
 
 
-class _Plugin:
-    @hookimpl
-    def register_dialects(self) -> list[Dialect]:
-        return [CodexDialect()]
+def _register_dialects() -> list[Dialect]:
+    return [CodexDialect()]
 
 
-plugin = _Plugin()
+#: The entry-point object: registers :class:`CodexDialect`.
+plugin = declare(register_dialects=_register_dialects)
 
 __all__ = ["CodexDialect", "plugin"]

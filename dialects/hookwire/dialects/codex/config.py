@@ -31,12 +31,19 @@ from typing import Any
 
 import attrs
 
-from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location, Provenance
+from hookwire.dialect import (
+    ConfigProblem,
+    ConfigResult,
+    HookEntry,
+    Location,
+    ProblemKind,
+    Provenance,
+)
 from hookwire.dialects.codex import events as ev
 from hookwire.dialects.codex import matcher as m
 from hookwire.dialects.codex import trust
 from hookwire.dialects.codex._jsonlines import line_index
-from hookwire.dialects.codex.handler import CodexHandler, handler_of, legacy_options
+from hookwire.dialects.codex.handler import CodexHandler, handler_of
 from hookwire.errors import ConfigError
 
 DIALECT = "codex"
@@ -112,7 +119,8 @@ def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
     except _Fatal as exc:
         problem = ConfigProblem(
             message=f"failed to parse TOML hooks in {source.path}: {exc}",
-            location=Location(file=str(source.path), pointer="$.hooks"), severity="error")
+            location=Location(file=str(source.path), pointer="$.hooks"), severity="error",
+            kind=ProblemKind.CONFIG)
         return ConfigResult(problems=(problem,))
     return reader.result()
 
@@ -127,7 +135,8 @@ def _read_text(path: Path) -> str:
 def _failed(source: Source, why: str, line: int | None = None) -> ConfigResult:
     problem = ConfigProblem(
         message=f"failed to parse hooks config {source.path}: {why}",
-        location=Location(file=str(source.path), line=line), severity="error")
+        location=Location(file=str(source.path), line=line), severity="error",
+        kind=ProblemKind.CONFIG)
     return ConfigResult(problems=(problem,))
 
 
@@ -163,9 +172,10 @@ class _Reader:
             self.last_line = line
         return Location(file=str(self.source.path), line=line, pointer=pointer)
 
-    def warn(self, message: str, pointer: str, event: str | None = None) -> None:
+    def warn(self, message: str, pointer: str, event: str | None = None,
+             kind: ProblemKind = ProblemKind.CONFIG) -> None:
         self.problems.append(ConfigProblem(message=message, location=self.where(pointer),
-                                           event=event))
+                                           event=event, kind=kind))
 
     def fatal(self, message: str, pointer: str) -> _Fatal:
         self.where(pointer)
@@ -205,7 +215,7 @@ class _Reader:
             m.validate(matcher)
         except m.MatcherError as exc:
             self.warn(f"invalid matcher {json.dumps(matcher)} in {self.source.path}: {exc}",
-                      f"{pointer}.matcher", event)
+                      f"{pointer}.matcher", event, ProblemKind.INVALID_MATCHER)
             return
         for hi, handler in enumerate(parsed):
             self.add(event, matcher, gi, hi, handler, f"{pointer}.hooks[{hi}]")
@@ -265,17 +275,18 @@ class _Reader:
         kind = handler["type"]
         if kind in ("prompt", "agent"):
             self.warn(f"skipping {kind} hook in {path}: {kind} hooks are not supported yet",
-                      pointer, event)
+                      pointer, event, ProblemKind.UNSUPPORTED)
             return
         if kind == "mcp_tool":
             self.warn(f"skipping mcp_tool hook in {path}: hookwire cannot call MCP tools "
-                      "(named divergence D7)", pointer, event)
+                      "(named divergence D7)", pointer, event, ProblemKind.UNSUPPORTED)
             return
         command = handler["command"]
         if os.name == "nt" and handler.get("commandWindows"):
             command = handler["commandWindows"]
         if not command.strip():
-            self.warn(f"skipping empty hook command in {path}", pointer, event)
+            self.warn(f"skipping empty hook command in {path}", pointer, event,
+                      ProblemKind.INVALID_HANDLER)
             return
         timeout = handler["timeout"]
         background = bool(handler["async"])
@@ -294,7 +305,7 @@ class _Reader:
         limit = handler.get("additionalContextLimit")
         if limit is not None and event not in ev.CONTEXT_EVENTS:
             self.warn(f"ignoring additionalContextLimit on {event} hook in {path}: "
-                      "the event cannot add context", pointer, event)
+                      "the event cannot add context", pointer, event, ProblemKind.UNSUPPORTED)
             limit = None
         normalised = {"command": command, "timeout": timeout, "async": background,
                       "statusMessage": handler.get("statusMessage"),
@@ -316,7 +327,7 @@ class _Reader:
         self.entries.append(HookEntry(
             dialect=DIALECT, event=event, command=run_command, matcher=matcher,
             timeout=float(timeout), background=background, provenance=self.source.provenance,
-            location=self.where(pointer), handler=typed, options=legacy_options(typed)))
+            location=self.where(pointer), handler=typed))
 
 
 def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
@@ -414,7 +425,8 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
         if level == "untrusted" or (level != "trusted" and not open_policy):
             results.append(ConfigResult(problems=(ConfigProblem(
                 message=f"project hooks in {folder} not loaded: the project is not trusted "
-                        f"in {user_toml}", location=Location(file=str(folder))),)))
+                        f"in {user_toml}", location=Location(file=str(folder)),
+                kind=ProblemKind.UNTRUSTED),)))
             continue
         results.append(_layer(folder, Source(path=folder, provenance=Provenance.LIVE,
                                              label="project"), states, seen))

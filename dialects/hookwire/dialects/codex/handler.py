@@ -17,7 +17,6 @@ from typing import Any
 import attrs
 
 from hookwire.dialect import Export, HookEntry
-from hookwire.dialects import _legacy
 from hookwire.dialects.codex.events import CONTEXT_LIMIT
 from hookwire.dialects.codex.trust import TrustStatus
 from hookwire.errors import ConfigError
@@ -56,7 +55,6 @@ class CodexHandler:
 DEFAULT_HANDLER = CodexHandler()
 #: Keys an older ``hookwire import`` wrote that say nothing ``context_limit`` does not.
 _LEGACY_KEYS = frozenset({"context_limit_set"})
-_KEYS = frozenset(a.name for a in attrs.fields(CodexHandler)) | _LEGACY_KEYS | {"onFailure"}
 
 
 @functools.cache
@@ -82,7 +80,8 @@ def from_options(options: Mapping[str, Any]) -> CodexHandler:
 
 def handler_of(entry: HookEntry) -> CodexHandler:
     """The entry's handler (its defaults when it has none)."""
-    return _legacy.handler_of(entry, DEFAULT_HANDLER, from_options, _KEYS)
+    found = entry.handler
+    return found if isinstance(found, CodexHandler) else DEFAULT_HANDLER
 
 
 def export(entry: HookEntry) -> Export:
@@ -103,16 +102,3 @@ def export(entry: HookEntry) -> Export:
         kept["env"] = dict(h.env)
     return Export(options=kept)
 
-
-def legacy_options(h: CodexHandler) -> dict[str, Any]:
-    """TRANSITIONAL: the deprecated ``HookEntry.options`` the reader used to fill, for core
-    code that still reads it. The dialect never reads it back."""
-    return {
-        "source": h.layer, "managed": h.managed, "key": h.key, "hash": h.hash,
-        "trust": h.trust.value, "enabled": h.enabled, "raw_command": h.raw_command,
-        "timeout_set": h.timeout_set, "status_message": h.status_message,
-        "context_limit": h.effective_context_limit,
-        "context_limit_set": h.context_limit is not None, "env": dict(h.env),
-        "plugin_id": h.plugin_id, "group_index": h.group_index,
-        "handler_index": h.handler_index,
-    }

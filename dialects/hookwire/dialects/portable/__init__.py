@@ -13,16 +13,16 @@ from typing import Any
 from hookwire import events as ev
 from hookwire.dialect import ConfigResult, Dialect, Export, HookEntry, Provenance
 from hookwire.dialects.portable import _paths, config, outcome, payload
-from hookwire.dialects.portable import handler as _handler
 from hookwire.dialects.portable import events as pe
+from hookwire.dialects.portable import handler as _handler
 from hookwire.dialects.portable.pairing import DeniedAttempts
 from hookwire.errors import EventDataError, UnknownEventError
 from hookwire.events import SeamEvent, SessionInfo
-from hookwire.hookspecs import hookimpl
+from hookwire.plugin import declare
 from hookwire.runner import Command, Outcome
 from hookwire.verdicts import Answer
 
-__all__ = ["PortableDialect", "PortablePlugin", "plugin"]
+__all__ = ["PortableDialect", "plugin"]
 
 
 class PortableDialect(Dialect):
@@ -147,13 +147,10 @@ def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-class PortablePlugin:
-    """The entry-point object: registers the dialect (which brings its pairing observer along
-    as a companion once portable hooks are configured)."""
-
-    @hookimpl
-    def register_dialects(self) -> list[Dialect]:
-        return [PortableDialect()]
+def _register_dialects() -> list[Dialect]:
+    return [PortableDialect()]
 
 
-plugin = PortablePlugin()
+#: The entry-point object: registers the dialect (which brings its pairing observer along as a
+#: companion once portable hooks are configured).
+plugin = declare(register_dialects=_register_dialects)

@@ -21,7 +21,14 @@ from typing import Any
 
 import attrs
 
-from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location, Provenance
+from hookwire.dialect import (
+    ConfigProblem,
+    ConfigResult,
+    HookEntry,
+    Location,
+    ProblemKind,
+    Provenance,
+)
 from hookwire.dialects.portable import _paths
 from hookwire.dialects.portable.events import (
     EVENTS,
@@ -31,7 +38,7 @@ from hookwire.dialects.portable.events import (
     POST_TOOL_USE,
     SESSION_END,
 )
-from hookwire.dialects.portable.handler import PortableHandler, legacy_options
+from hookwire.dialects.portable.handler import PortableHandler
 from hookwire.errors import ConfigError
 
 SCHEMA_VERSION = "0.1.0"
@@ -135,7 +142,7 @@ def entries(hooks: PluginHooks, provenance: Provenance = Provenance.PLUGIN,
         where = Location(file=str(hooks.file), pointer=f"$.hooks.{h.event}[{h.index}]")
         base = HookEntry(dialect=dialect, event=h.event, command=(h.command, *h.args),
                          timeout=h.timeout, provenance=provenance, location=where,
-                         handler=typed, options=legacy_options(typed))
+                         handler=typed)
         out.append(base)
         if h.event == POST_TOOL_USE:
             out.append(attrs.evolve(base, event=POST_FAILED))
@@ -156,9 +163,9 @@ class _Reader:
     problems: list[ConfigProblem] = attrs.Factory(list)
 
     def problem(self, message: str, pointer: str, event: str | None = None,
-                severity: str = "error") -> None:
+                severity: str = "error", kind: ProblemKind = ProblemKind.CONFIG) -> None:
         self.problems.append(ConfigProblem(
-            message=message, event=event, severity=severity,
+            message=message, event=event, severity=severity, kind=kind,
             location=Location(file=self.file, line=self._line(event), pointer=pointer)))
 
     def _line(self, key: str | None) -> int | None:
@@ -187,10 +194,11 @@ class _Reader:
             ptr = f"$.hooks.{event}"
             if event not in EVENTS or event == POST_FAILED:
                 self.problem(f"unknown event {event!r} (events: {', '.join(PORTABLE_EVENTS)})",
-                             ptr, event)
+                             ptr, event, kind=ProblemKind.UNKNOWN_EVENT)
                 continue
             if not isinstance(items, list) or not 1 <= len(items) <= MAX_PER_EVENT:
-                self.problem(f"must be a list of 1 to {MAX_PER_EVENT} handlers", ptr, event)
+                self.problem(f"must be a list of 1 to {MAX_PER_EVENT} handlers", ptr, event,
+                             kind=ProblemKind.INVALID_HANDLER)
                 continue
             for i, raw in enumerate(items):
                 handler = self.handler(event, i, raw, root)
@@ -207,7 +215,8 @@ class _Reader:
         before = len(self.problems)
 
         def bad(msg: str, field: str = "") -> None:
-            self.problem(msg, ptr + (f".{field}" if field else ""), event)
+            self.problem(msg, ptr + (f".{field}" if field else ""), event,
+                         kind=ProblemKind.INVALID_HANDLER)
 
         if not isinstance(raw, dict):
             bad("a handler is an object with a command")

@@ -16,7 +16,6 @@ from typing import Any
 import attrs
 
 from hookwire.dialect import Export, HookEntry
-from hookwire.dialects import _legacy
 from hookwire.errors import ConfigError
 
 
@@ -38,7 +37,6 @@ class PortableHandler:
 
 
 DEFAULT_HANDLER = PortableHandler()
-_KEYS = frozenset(a.name for a in attrs.fields(PortableHandler)) | {"onFailure"}
 
 
 @functools.cache
@@ -64,7 +62,8 @@ def from_options(options: Mapping[str, Any]) -> PortableHandler:
 
 def handler_of(entry: HookEntry) -> PortableHandler:
     """The entry's handler (its defaults when it has none)."""
-    return _legacy.handler_of(entry, DEFAULT_HANDLER, from_options, _KEYS)
+    found = entry.handler
+    return found if isinstance(found, PortableHandler) else DEFAULT_HANDLER
 
 
 def export(entry: HookEntry) -> Export:
@@ -85,9 +84,3 @@ def export(entry: HookEntry) -> Export:
         kept["context"] = True
     return Export(options=kept)
 
-
-def legacy_options(h: PortableHandler) -> dict[str, Any]:
-    """TRANSITIONAL: the deprecated ``HookEntry.options`` the reader used to fill, for core
-    code that still reads it. The dialect never reads it back."""
-    return {"root": h.root, "plugin": h.plugin, "args": h.args, "env": dict(h.env),
-            "cwd": h.cwd, "context": h.context, "index": h.index}

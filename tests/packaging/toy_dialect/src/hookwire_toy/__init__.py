@@ -43,7 +43,7 @@ from hookwire import (
     SessionInfo,
     hookimpl,
 )
-from hookwire.dialect import Export, ProblemKind
+from hookwire.dialect import Export, HarnessTrust, ProblemKind
 
 
 @attrs.frozen(kw_only=True)
@@ -120,13 +120,14 @@ class ToyDialect(Dialect):
             return Export(rejected="switched off in the toy file (off: true)")
         return Export(options={"label": handler.label} if handler.label else {})
 
-    def harness_trust(self, entry: HookEntry) -> tuple[bool | None, str]:
+    def harness_trust(self, entry: HookEntry) -> HarnessTrust:
         handler = entry.handler or DEFAULT
         if entry.provenance is not Provenance.LIVE:
-            return None, ""
+            return HarnessTrust()  # not read from the toy file: hookwire's trust decides
         if handler.off:
-            return False, "disabled in the toy file (off: true)"
-        return (True, "blessed") if handler.blessed else (None, "")
+            return HarnessTrust(runs=False, why="switched off in the toy file (off: true)",
+                                kind=ProblemKind.DISABLED)
+        return HarnessTrust(runs=True, why="blessed") if handler.blessed else HarnessTrust()
 
     # -- dispatch ------------------------------------------------------------------------------
 
