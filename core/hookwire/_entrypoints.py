@@ -41,6 +41,21 @@ def denied_names() -> frozenset[str]:
     return frozenset(n.strip() for n in raw.split(",") if n.strip())
 
 
+_warned: set[str] = set()
+
+
+def warn_unknown_denied(name: str, known: set[str]) -> None:
+    """Warn (once per process) that ``HOOKWIRE_DISABLE_PLUGINS`` names no installed entry
+    point: a misspelt name there would otherwise leave the plugin running silently."""
+    if name in _warned:
+        return
+    _warned.add(name)
+    from hookwire.errors import did_you_mean
+
+    log.warning("%s names %r, which is no installed dialect or plugin%s (installed: %s)",
+                DENY_ENV, name, did_you_mean(name, known), ", ".join(sorted(known)))
+
+
 def iter_entry_points() -> Iterator[tuple[str, metadata.EntryPoint]]:
     """Every entry point of hookwire's groups, built-ins and third parties alike."""
     from importlib import metadata  # 20 ms: only when entry points are actually loaded

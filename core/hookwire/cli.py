@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from hookwire.kernel import Kernel
 
 EXIT_USAGE = 2
+#: 128 + SIGPIPE and 128 + SIGINT, as a shell reports a command those signals ended.
+EXIT_PIPE, EXIT_INTERRUPTED = 141, 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,18 +51,24 @@ def build_parser(*, with_plugins: bool = False,
 
     fire = sub.add_parser("fire", help="dispatch one event through the hooks of a config file")
     fire.add_argument("event", help="the event name as the dialect spells it (PreToolUse, ...)")
-    fire.add_argument("--dialect", required=True)
+    fire.add_argument("--dialect", required=True,
+                      help="the dialect of the config file: claude, codex, portable or any "
+                           "other installed one (`hookwire dialects`)")
     fire.add_argument("--config", required=True, type=Path,
                       help="the dialect's own config file (.claude/settings.json, hooks.json)")
     fire.add_argument("--data", default="{}",
                       help="event fields as JSON, spelled as the dialect spells them; "
                            "@FILE reads a file, - reads stdin")
-    fire.add_argument("--session-id")
-    fire.add_argument("--cwd")
-    fire.add_argument("--project-dir")
-    fire.add_argument("--transcript-path")
-    fire.add_argument("--permission-mode")
-    fire.add_argument("--model")
+    fire.add_argument("--session-id", help="the session id hooks see (default: --data's "
+                                           "session_id, else a new one)")
+    fire.add_argument("--cwd", help="the session's working directory (default: --data's cwd, "
+                                    "else the current directory)")
+    fire.add_argument("--project-dir", help="the project directory, e.g. $CLAUDE_PROJECT_DIR "
+                                            "(default: the session's cwd)")
+    fire.add_argument("--transcript-path", help="the transcript file hooks are told about")
+    fire.add_argument("--permission-mode", help="the permission mode hooks are told about "
+                                                "(default, plan, acceptEdits, ...)")
+    fire.add_argument("--model", help="the model name hooks are told about")
     fire.add_argument("--compact", action="store_true", help="print the JSON on one line")
     from hookwire._cli_config import add_commands
 
@@ -86,7 +94,26 @@ def _plugin_commands(sub: Any, kernel: Kernel | None) -> None:
 
 def main(argv: Sequence[str] | None = None, *, kernel: Kernel | None = None) -> int:
     """Run the command line; ``kernel`` (tests, embedding) replaces the one built from entry
-    points for plugin subcommands."""
+    points for plugin subcommands and ``fire`` (its native plugins answer there too). A closed
+    pipe (``hookwire trust | head``) ends the command quietly with status 141; Ctrl-C with
+    130."""
+    try:
+        try:
+            status = _main(argv, kernel)
+        finally:  # --help and --version exit from argparse: their output is flushed here too
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        # the reader went away: nothing more to say, and nothing for Python to flush at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_PIPE
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None, kernel: Kernel | None) -> int:
     logging.basicConfig(format="hookwire: %(levelname)s: %(message)s", level=logging.WARNING)
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)
@@ -102,12 +129,12 @@ def main(argv: Sequence[str] | None = None, *, kernel: Kernel | None = None) -> 
         if args.command == "dialects":
             return _dialects()
         if args.command == "fire":
-            return _fire(args)
+            return _fire(args, kernel)
     except HookwireError as exc:
         sys.stderr.write(f"hookwire: error: {exc}\n")
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        return 130
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise
     except Exception as exc:  # a bug of ours: one line, not a traceback (HOOKWIRE_DEBUG shows it)
         if os.environ.get("HOOKWIRE_DEBUG"):
             raise
@@ -137,6 +164,11 @@ def _dialects() -> int:
         print(f"  {lo.name:<12} ({lo.dist} {lo.version})")
     if not plugins:
         print("  (none)")
+    disabled = kernel.registry.disabled
+    if disabled:
+        print("disabled by HOOKWIRE_DISABLE_PLUGINS:")
+        for group, name in disabled:
+            print(f"  {name:<12} ({group.rpartition('.')[2][:-1]})")
     return 1 if kernel.load_errors else 0
 
 
@@ -162,19 +194,26 @@ def _read_data(raw: str) -> dict[str, Any]:
     return data
 
 
-def _fire(args: argparse.Namespace) -> int:
+def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
     import anyio
 
     from hookwire.errors import ConfigError
     from hookwire.kernel import Kernel
 
     data = _read_data(args.data)
-    kernel = Kernel()
+    kernel = kernel or Kernel()
     dialect = kernel.dialect(args.dialect)
     config: Path = args.config
     if not config.is_file():
         raise ConfigError("no such config file", file=str(config))
-    event = dialect.event_from_wire(args.event, data)
+    from hookwire import _eventcheck
+    from hookwire.errors import EventDataError
+
+    try:
+        event = dialect.event_from_wire(args.event, data)
+    except EventDataError as exc:
+        raise _eventcheck.readable(exc, args.event) from None
+    _eventcheck.check(event)
     # a file named on the command line is consented to: its hooks run as user-authored
     result = kernel.add_config(args.dialect, config)
     for problem in result.problems:

@@ -32,6 +32,7 @@ from hookwire.verdicts import (
     Answer,
     Decision,
     HookReport,
+    PluginReport,
     Source,
     SourceKind,
     Verdict,
@@ -101,8 +102,9 @@ class Dispatcher:
             return verdict
 
         reports: list[HookReport] = []
+        rows: list[PluginReport] = []
         if seam in POST_SEAMS:
-            answers = await self._run_plugins(impls, event, session)
+            answers = await self._run_plugins(impls, event, session, rows)
             answers += await self._run_hooks(selected, event, session, reports)
         else:
             answers = await self._run_hooks(selected, event, session, reports)
@@ -112,8 +114,8 @@ class Dispatcher:
                     for a in answers:
                         if a.updated_input is not None:
                             running = _with_input(event, a.updated_input)
-                answers += await self._run_plugins(impls, running, session)
-        verdict = fold(seam, answers, original_input=original, hooks=reports)
+                answers += await self._run_plugins(impls, running, session, rows)
+        verdict = fold(seam, answers, original_input=original, hooks=reports, plugins=rows)
         if registry.audit:
             registry.audit_call("seam_verdict", event=event, session=session, verdict=verdict)
         return verdict
@@ -257,8 +259,8 @@ class Dispatcher:
 
     # -- native plugins ------------------------------------------------------------------------
 
-    async def _run_plugins(self, impls: Sequence[Any], event: SeamEvent,
-                           session: Session) -> list[Answer]:
+    async def _run_plugins(self, impls: Sequence[Any], event: SeamEvent, session: Session,
+                           rows: list[PluginReport]) -> list[Answer]:
         seam = event.seam
         registry = self.registry
         answers: list[Answer] = []
@@ -271,6 +273,7 @@ class Dispatcher:
                 registry.audit_call("hook_invoked", invocation=invocation)
             args = {"event": event, "session": session}
             error: BaseException | None = None
+            started = time.perf_counter()
             try:
                 result = impl.function(*[args[name] for name in impl.argnames])
                 if inspect.isawaitable(result):
@@ -281,6 +284,11 @@ class Dispatcher:
                 error = PluginError(impl.plugin_name, seam.value, exc)
                 log.warning("%s", error)
                 result = _plugin_failure(seam, impl.plugin, error, source)
+            rows.append(PluginReport(
+                name=impl.plugin_name, decision=result.decision if result else Decision.NONE,
+                outcome="raised" if error else "answered" if result else "no opinion",
+                duration_ms=(time.perf_counter() - started) * 1000,
+                diagnostics=result.diagnostics if result else ()))
             if invocation is not None:
                 registry.audit_call("hook_result", result=InvocationResult(
                     invocation=invocation, answer=result or Answer(source=source), error=error))

@@ -7,7 +7,17 @@ for a person.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Any
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the closest of ``known`` to a misspelt ``name``, else
+    ``""``. Case is ignored when comparing (``pretooluse`` finds ``PreToolUse``)."""
+    by_lower = {k.lower(): k for k in known}
+    near = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[near[0]]!r}?)" if near else ""
 
 
 class HookwireError(Exception):
@@ -47,13 +57,22 @@ class ConfigError(HookwireError, ValueError):
 
 
 class UnknownDialectError(HookwireError, LookupError):
-    """No installed dialect has the requested name (``name``; ``known`` lists what is installed)."""
+    """No installed dialect has the requested name (``name``; ``known`` lists what is installed).
 
-    def __init__(self, name: str, known: list[str]) -> None:
+    ``disabled`` is true when the dialect is installed but its entry point was disabled by
+    ``HOOKWIRE_DISABLE_PLUGINS``."""
+
+    def __init__(self, name: str, known: list[str], *, disabled: bool = False) -> None:
         self.name = name
         self.known = known
+        self.disabled = disabled
         listing = ", ".join(sorted(known)) or "none installed"
-        super().__init__(f"unknown dialect {name!r} (installed: {listing})")
+        if disabled:
+            message = (f"dialect {name!r} is disabled by HOOKWIRE_DISABLE_PLUGINS "
+                       f"(enabled: {listing})")
+        else:
+            message = f"unknown dialect {name!r}{did_you_mean(name, known)} (installed: {listing})"
+        super().__init__(message)
 
 
 class UnknownEventError(HookwireError, LookupError):
@@ -64,7 +83,8 @@ class UnknownEventError(HookwireError, LookupError):
         self.event = event
         self.known = known
         super().__init__(
-            f"dialect {dialect!r} has no event {event!r} (known: {', '.join(known)})"
+            f"dialect {dialect!r} has no event {event!r}{did_you_mean(event, known)} "
+            f"(known: {', '.join(known)})"
         )
 
 

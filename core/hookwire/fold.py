@@ -7,7 +7,8 @@ Rules (design.md, "Folding verdicts"):
 * the reasons given at the winning rank are joined with a newline, in answer order;
 * a context-only answer is never a veto: contexts are all kept, in order, with their sources;
 * the last ``updated_input`` (and ``updated_output``) wins, which is both "the hook that finished
-  last" for parallel external hooks and "the end of the chain" for native plugins;
+  last" for parallel external hooks and "the end of the chain" for native plugins; a denied
+  verdict carries no rewrite (its effective input is the original: nothing runs);
 * the first ``halt`` sticks, whatever any other answer says.
 """
 
@@ -17,7 +18,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from hookwire.events import Seam
-from hookwire.verdicts import Answer, Context, Decision, Halt, HookReport, Reason, Verdict
+from hookwire.verdicts import (
+    Answer,
+    Context,
+    Decision,
+    Halt,
+    HookReport,
+    PluginReport,
+    Reason,
+    Verdict,
+)
 
 
 def fold(
@@ -27,6 +37,7 @@ def fold(
     original_input: Mapping[str, Any] | None = None,
     hooks: Iterable[HookReport] = (),
     diagnostics: Iterable[str] = (),
+    plugins: Iterable[PluginReport] = (),
 ) -> Verdict:
     """Fold ``answers`` (in the order they count) into the :class:`Verdict` of ``seam``."""
     decision = Decision.NONE
@@ -53,6 +64,9 @@ def fold(
         messages.extend(answer.system_messages)
         diags.extend(answer.diagnostics)
     diags.extend(diagnostics)
+    if decision is Decision.DENY:
+        # nothing runs: a rewrite another hook made in parallel is not what the host may run
+        effective = original_input
     winning = [r.text for r in reasons if r.decision.rank == decision.rank]
     return Verdict(
         seam=seam,
@@ -67,5 +81,6 @@ def fold(
         system_messages=tuple(messages),
         hooks=tuple(hooks),
         diagnostics=tuple(diags),
+        plugins=tuple(plugins),
     )
 

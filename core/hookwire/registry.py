@@ -44,6 +44,8 @@ class Registry:
         self.loaded: list[_entrypoints.Loaded] = []
         self.dialects: dict[str, DialectInfo] = {}
         self.impls: dict[Seam, tuple[Any, ...]] = {}
+        #: Entry points ``HOOKWIRE_DISABLE_PLUGINS`` kept from loading, as ``(group, name)``.
+        self.disabled: list[tuple[str, str]] = []
         #: whether any observer implements the audit plane (checked on every dispatch)
         self.audit = False
         if load_entry_points:
@@ -51,9 +53,12 @@ class Registry:
 
     def _load_entry_points(self) -> None:
         denied = _entrypoints.denied_names()
+        names: set[str] = set()
         for group, ep in _entrypoints.iter_entry_points():
+            names.add(ep.name)
             if ep.name in denied:
                 log.info("entry point %s:%s disabled by %s", group, ep.name, _entrypoints.DENY_ENV)
+                self.disabled.append((group, ep.name))
                 continue
             try:
                 loaded = _entrypoints.load(group, ep)
@@ -69,11 +74,17 @@ class Registry:
                 log.warning("%s", err)
             else:
                 self.loaded.append(loaded)
+        for name in sorted(denied - names):
+            _entrypoints.warn_unknown_denied(name, names)
 
     def register(self, plugin: object, *, name: str | None = None,
                  origin: _entrypoints.Loaded | None = None) -> None:
         """Register ``plugin`` and the dialects its ``register_dialects`` returns; on any
-        failure nothing of it stays registered."""
+        failure nothing of it stays registered. Without ``name`` the plugin is named for
+        people (its ``hookwire_name`` attribute, else its module or class name, numbered when
+        taken), not by ``id()`` as pluggy would."""
+        if name is None and self.pm.get_name(plugin) is None:
+            name = _readable_name(self.pm, plugin)
         registered = self.pm.register(plugin, name=name)
         try:
             for impl in self.pm.hook.register_dialects.get_hookimpls():
@@ -112,7 +123,8 @@ class Registry:
         try:
             return self.dialects[name].dialect
         except KeyError:
-            raise UnknownDialectError(name, list(self.dialects)) from None
+            disabled = (_entrypoints.DIALECT_GROUP, name) in self.disabled
+            raise UnknownDialectError(name, list(self.dialects), disabled=disabled) from None
 
     def vocabularies(self) -> Mapping[str, Any]:
         """Each installed dialect's tool vocabulary, by dialect name."""
@@ -156,3 +168,13 @@ class Registry:
     def register_all(self, plugins: Iterable[object]) -> None:
         for plugin in plugins:
             self.register(plugin)
+
+
+def _readable_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    base = (getattr(plugin, "hookwire_name", None) or getattr(plugin, "__name__", None)
+            or type(plugin).__qualname__)
+    name, n = str(base), 1
+    while pm.has_plugin(name):
+        n += 1
+        name = f"{base}#{n}"
+    return name

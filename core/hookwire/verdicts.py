@@ -93,10 +93,16 @@ class Context:
 
 @attrs.frozen(kw_only=True)
 class Halt:
-    """``continue: false``: the host must stop the agent. ``reason`` is for the user."""
+    """``continue: false``: the host must stop the agent. ``reason`` is for the user.
+
+    ``scope`` is ``"session"`` (sticky: :attr:`Session.halted`, as Claude Code stops) or
+    ``"turn"`` (the current turn ends, the next one runs: :attr:`Session.turn_halt`, as Codex
+    stops). A halt from ``session_start`` stops the first turn before any model request.
+    """
 
     reason: str | None
     source: Source
+    scope: str = "session"
 
 
 # Answer, Verdict and the seam events are built on every dispatch: without __slots__ a frozen
@@ -157,6 +163,18 @@ class HookReport:
 
 
 @attrs.frozen(kw_only=True)
+class PluginReport:
+    """How one native plugin answered a seam, for the verdict's ``plugins`` list: ``outcome``
+    is ``answered``, ``no opinion`` (it returned ``None``) or ``raised``."""
+
+    name: str
+    outcome: str
+    decision: Decision = Decision.NONE
+    duration_ms: float = 0.0
+    diagnostics: tuple[str, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
 class Reason:
     """A reason given for a decision, with who gave it."""
 
@@ -188,6 +206,8 @@ class Verdict:
     system_messages: tuple[str, ...] = ()
     hooks: tuple[HookReport, ...] = ()
     diagnostics: tuple[str, ...] = ()
+    #: One row per native plugin that was asked, in the order they were asked.
+    plugins: tuple[PluginReport, ...] = ()
 
     @property
     def denied(self) -> bool:
@@ -236,6 +256,11 @@ class Verdict:
                     "diagnostics": list(h.diagnostics),
                 }
                 for h in self.hooks
+            ],
+            "plugins": [
+                {"name": p.name, "outcome": p.outcome, "decision": p.decision.value,
+                 "duration_ms": round(p.duration_ms, 3), "diagnostics": list(p.diagnostics)}
+                for p in self.plugins
             ],
             "diagnostics": list(self.diagnostics),
         }

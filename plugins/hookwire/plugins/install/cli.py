@@ -23,16 +23,18 @@ def add_parser(subparsers: Any) -> None:
     """Register ``install``, ``uninstall`` and ``portable-hook`` on ``subparsers``."""
     names = ", ".join(engine.clients())
     for verb in ("install", "uninstall"):
+        where = "into" if verb == "install" else "from"
         p = subparsers.add_parser(
-            verb, help=f"{verb} a portable plugin's hooks.json into an agent client "
+            verb, help=f"{verb} a portable plugin's hooks.json {where} an agent client "
                        f"({names})")
         p.add_argument("--client", required=True, help=names)
         p.add_argument("plugin_dir", type=Path, help="the plugin root (holds hooks.json)")
-        p.add_argument("--scope", choices=("user", "project"), default="user")
+        p.add_argument("--scope", choices=("user", "project"), default="user",
+                       help="the client's user-wide config or the project's (default: user)")
         p.add_argument("--project", type=Path, default=None,
                        help="project directory for --scope project (default: cwd)")
         p.add_argument("--home", type=Path, default=None,
-                       help="home directory to install into (default: ~)")
+                       help=f"home directory to {verb} {where} (default: ~)")
         p.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
         p.add_argument("--json", action="store_true", help="print the result as JSON")
         if verb == "install":
@@ -47,7 +49,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def handle_install(args: argparse.Namespace) -> int:
-    prefix = tuple(shlex.split(args.command)) if args.command else DEFAULT_PREFIX
+    prefix = tuple(shlex.split(args.command)) if args.command else None
     return _run(args, lambda **kw: engine.install(prefix=prefix, **kw))
 
 

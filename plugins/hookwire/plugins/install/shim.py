@@ -34,7 +34,8 @@ from hookwire.verdicts import Context
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--client", required=True)
+    parser.add_argument("--client", required=True,
+                        help="the agent client that runs this entry (claude-code, cursor, ...)")
     parser.add_argument("--event", required=True, help="the client's native event name")
     parser.add_argument("--plugin", action="append", required=True, type=Path,
                         help="plugin root (repeatable: handlers run plugin by plugin)")
