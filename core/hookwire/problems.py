@@ -140,3 +140,19 @@ def log_new(problems: Iterable[Problem], seen: set[Any]) -> None:
             continue
         seen.add(key)
         log.warning("%s", problem)
+
+
+def outside_turn(entries: Iterable[HookEntry], dialects: Mapping[str, Dialect],
+                 known: Sequence[Problem]) -> Problem | None:
+    """The problem of ``prompt_submit`` called with no turn ever opened (prompt hooks among
+    ``entries`` then silently never fire), unless ``known`` already has it."""
+    hooks = [e for e in entries if (d := dialects.get(e.dialect)) is not None
+             and (spec := d.events.get(e.event)) is not None and spec.seam is Seam.PROMPT_SUBMIT]
+    if not hooks or any(p.kind is ProblemKind.PROMPT_OUTSIDE_TURN for p in known):
+        return None
+    return Problem(
+        kind=ProblemKind.PROMPT_OUTSIDE_TURN,
+        message=f"prompt_submit was called outside `session.turn()`: {len(hooks)} prompt "
+                f"hook(s) ({', '.join(sorted({f'{e.dialect} {e.event}' for e in hooks}))}) "
+                "did not fire. Open a turn at the runtime's entry point (`with "
+                "session.turn(): ...`) or use `session.user_prompt(...)`")

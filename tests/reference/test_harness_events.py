@@ -119,3 +119,68 @@ async def test_duration_ms_is_present_on_claude_post_tool_use(tmp_path: Path) ->
     [rec] = records(out)
     assert list(rec)[-2:] == ["tool_use_id", "duration_ms"]
     assert isinstance(rec["duration_ms"], int) and rec["duration_ms"] >= 0
+
+
+def script(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+STOP_START = """echo '{"continue": false, "stopReason": "not today"}'"""
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("dialect", ["claude", "codex"])
+async def test_session_start_continue_false_stops_the_first_prompt_before_any_model_request(
+        tmp_path: Path, dialect: str) -> None:
+    prompt_hook, prompts = recorder(tmp_path, "prompt")
+    hooks = {"SessionStart": on("SessionStart", script(tmp_path, "s.sh", STOP_START), ""),
+             "UserPromptSubmit": on("UserPromptSubmit", prompt_hook, "")}
+    kernel = kernel_with(tmp_path, **{dialect: hooks})
+    model = ScriptedModel([bash("echo should-not-run"), ModelTurn(text="second")])
+    async with Agent(kernel, model, cwd=str(tmp_path)) as agent:
+        first = await agent.run("first")
+        assert first.terminal_reason == "hook_stopped" and first.halt is not None
+        assert first.halt.reason == "not today" and first.tool_runs == ()
+        assert model.requests == [] and records(prompts) == []
+        second = await agent.run("second")
+        halted = agent.session.halted
+    if dialect == "codex":
+        # Codex 0.171.0 drops that turn only: the next one reaches the model
+        assert halted is None and second.terminal_reason == "completed"
+        assert len(model.requests) == 2 and records(prompts)[0]["prompt"] == "second"
+    else:
+        # Claude Code: continue:false stops Claude entirely (the halt is sticky)
+        assert halted is not None and second.terminal_reason == "hook_stopped"
+        assert model.requests == []
+
+
+@pytest.mark.anyio
+async def test_codex_stop_continue_false_ends_the_turn_not_the_session(tmp_path: Path) -> None:
+    stop = script(tmp_path, "stop.sh", """echo '{"continue": false, "stopReason": "enough"}'""")
+    kernel = kernel_with(tmp_path, codex={"Stop": on("Stop", stop, "")})
+    model = ScriptedModel([ModelTurn(text="one"), ModelTurn(text="two")])
+    async with Agent(kernel, model, cwd=str(tmp_path)) as agent:
+        first = await agent.run("first")
+        assert first.terminal_reason == "hook_stopped" and first.halt is not None
+        assert first.halt.scope == "turn" and agent.session.halted is None
+        second = await agent.run("second")
+        assert second.text == "two" and len(model.requests) == 2
+
+
+@pytest.mark.anyio
+async def test_codex_halt_scope_session_is_the_opt_in_old_behaviour(tmp_path: Path) -> None:
+    stop = script(tmp_path, "stop.sh", """echo '{"continue": false, "stopReason": "enough"}'""")
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(CodexDialect(codex_home=home, halt_scope="session"))
+    path = tmp_path / "hooks.json"
+    path.write_text(json.dumps({"hooks": {"Stop": on("Stop", stop, "")}}))
+    kernel.add_config("codex", path)
+    async with kernel.session(cwd=str(tmp_path)) as session:
+        verdict = await session.stop(last_assistant_message="done")
+        assert verdict.halt is not None and verdict.halt.scope == "session"
+        assert session.halted is verdict.halt

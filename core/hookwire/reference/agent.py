@@ -145,6 +145,9 @@ class Agent:
 
     async def _loop(self, prompt: str) -> AsyncIterator[Message | RunResult]:
         session = self.session
+        if session.halted is not None:  # a session-wide halt: no turn reaches the model again
+            yield RunResult(text=None, terminal_reason="hook_stopped", halt=session.halted)
+            return
         verdict = await session.prompt_submit(prompt)
         if verdict.halt is not None:
             yield RunResult(text=None, terminal_reason="hook_stopped", halt=verdict.halt)
@@ -198,9 +201,10 @@ class Agent:
                                     blocked_reason=after.reason, model_requests=requests,
                                     tool_runs=tuple(runs))
                     return
-                if session.halted is not None:
+                halted = session.halted or session.turn_halt
+                if halted is not None:
                     yield RunResult(text=text, terminal_reason="hook_stopped",
-                                    halt=session.halted, model_requests=requests,
+                                    halt=halted, model_requests=requests,
                                     tool_runs=tuple(runs))
                     return
                 continue

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+import attrs
+
 from hookwire import events as hev
 from hookwire.dialect import (
     NO_HARNESS_TRUST,
@@ -55,7 +57,9 @@ class CodexDialect(Dialect):
     ``codex_home`` is where the user's ``config.toml`` (and its ``[hooks.state]`` trust
     records) live (default ``$CODEX_HOME``, else ``~/.codex``). ``shell`` overrides the user
     shell argv prefix (default: the account's shell with ``-c``). ``spill_dir`` receives
-    oversized hook output (default ``<tmp>/hook_outputs``).
+    oversized hook output (default ``<tmp>/hook_outputs``). ``halt_scope``: ``continue: false``
+    ends the turn, as in Codex (``"turn"``, default), or the whole session (``"session"``,
+    hookwire's behaviour before 0.2).
     """
 
     name: ClassVar[str] = "codex"
@@ -68,8 +72,9 @@ class CodexDialect(Dialect):
 
     def __init__(self, *, codex_home: str | Path | None = None,
                  shell: Sequence[str] | None = None,
-                 spill_dir: str | Path | None = None) -> None:
+                 spill_dir: str | Path | None = None, halt_scope: str = "turn") -> None:
         self.codex_home = Path(codex_home) if codex_home else None
+        self.halt_scope = halt_scope
         self.shell = tuple(shell) if shell else None
         self.spill_dir = Path(spill_dir) if spill_dir else \
             Path(tempfile.gettempdir()) / "hook_outputs"
@@ -208,8 +213,12 @@ class CodexDialect(Dialect):
 
     def combine(self, native: str, event: SeamEvent, session: SessionInfo,
                 results: Sequence[tuple[HookEntry, Answer]]) -> list[Answer]:
-        return outcome.combine(native, results, session_id=session.session_id,
-                               spill_dir=self.spill_dir)
+        answers = outcome.combine(native, results, session_id=session.session_id,
+                                  spill_dir=self.spill_dir)
+        if self.halt_scope == "turn":
+            return answers
+        return [a if a.halt is None else attrs.evolve(a, halt=attrs.evolve(
+            a.halt, scope=self.halt_scope)) for a in answers]
 
     def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
         from hookwire.dialects.codex.events import wire_event

@@ -8,6 +8,9 @@ ignored, taken as context (SessionStart, SubagentStart, UserPromptSubmit) or a f
 SubagentStop). Exit 2 acts with stderr where the event allows it. Any other end is a failure.
 An invalid reply keeps its ``systemMessage`` and loses everything else. Failures fail open.
 
+``continue: false`` ends the current turn (``Halt.scope == "turn"``), not the session, as
+Codex does.
+
 Per event (:func:`combine`): Codex's combination rules, folded in configured order except
 ``updatedInput`` (the hook that finished last wins), with context spilling.
 """
@@ -291,7 +294,7 @@ def _blocking(native: str, halts: bool, blocks_on_stop: bool):  # type: ignore[n
                 answer = attrs.evolve(answer, decision=Decision.BLOCK,
                                       reason=_trimmed(reason) or _trimmed(stop))
             if halts:
-                answer = attrs.evolve(answer, halt=Halt(reason=stop, source=src))
+                answer = attrs.evolve(answer, halt=Halt(reason=stop, source=src, scope="turn"))
             return answer
         if block:
             return attrs.evolve(answer, decision=Decision.BLOCK, reason=_trimmed(reason))
@@ -310,7 +313,7 @@ def _no_block(native: str, halts: bool, blocks_on_stop: bool = False):  # type: 
                                       reason=_trimmed(data.get("stopReason")))
             if halts:
                 answer = attrs.evolve(answer, halt=Halt(reason=data.get("stopReason"),
-                                                        source=src))
+                                                        source=src, scope="turn"))
         return answer
 
     return read
