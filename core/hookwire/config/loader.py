@@ -12,21 +12,21 @@ one file are collected into one :class:`ConfigFileError`.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
+import attrs
 import cattrs
 from cattrs.errors import ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from hookwire.config._validate import validate, validate_parts
 from hookwire.config.model import (
-    VERSION,
     Config,
     DocPath,
     HooksFile,
@@ -36,8 +36,7 @@ from hookwire.config.model import (
     SourceSpec,
     pointer,
 )
-from hookwire.errors import ConfigError
-from hookwire.tools import parse_mappings
+from hookwire.errors import ConfigError, did_you_mean
 
 PROJECT_DIR = ".hookwire"
 FILE_NAME = "hooks.yaml"
@@ -148,10 +147,13 @@ def load_text(text: str, *, file: str = "<memory>", scope: Scope = Scope.PROJECT
             for attr, spelled in _RENAMES.items():
                 at = at.replace("." + attr, "." + spelled)
             errors.append((text_, _parse_pointer(at)))
-    if document is not None:
-        errors.extend(_validate(document))
+    # every problem in one pass: the parts that did structure are still checked
+    errors.extend(validate(document) if document is not None
+                  else validate_parts(data, CONVERTER.structure))
     if errors:
-        raise ConfigFileError(_error(file, lines, data, msg, where) for msg, where in errors)
+        found = [_error(file, lines, data, msg, where, _hint(msg, where))
+                 for msg, where in errors]
+        raise ConfigFileError(sorted(found, key=lambda e: e.line or 0))  # in file order
     assert document is not None
     return LoadedFile(path=file, scope=scope, base=base, document=document, lines=lines)
 
@@ -349,45 +351,18 @@ def _parse_pointer(text: str) -> DocPath:
     return tuple(out)
 
 
-def _validate(doc: HooksFile) -> list[tuple[str, DocPath]]:
-    errors: list[tuple[str, DocPath]] = []
-    if doc.version != VERSION:
-        errors.append((f"unsupported version {doc.version} (this hookwire reads version "
-                       f"{VERSION})", ("version",)))
-    for name, spec in doc.tools.items():
-        try:
-            parse_mappings({name: spec})
-        except ConfigError as exc:
-            errors.append((exc.message, ("tools", name)))
-    for i, src in enumerate(doc.sources):
-        if not src.dialect:
-            errors.append(("`dialect` must not be empty", ("sources", i, "dialect")))
-        if not src.path:
-            errors.append(("`path` must not be empty", ("sources", i, "path")))
-    for i, hook in enumerate(doc.hooks):
-        at: DocPath = ("hooks", i)
-        for name in ("dialect", "event"):
-            if not getattr(hook, name):
-                errors.append((f"`{name}` must not be empty", (*at, name)))
-        if not hook.command:
-            errors.append(("`command` must be a non-empty list of non-empty strings (an argv; "
-                           "shell text is not accepted)", (*at, "command")))
-        for j, arg in enumerate(hook.command):
-            if not arg:
-                errors.append(("argv elements must not be empty", (*at, "command", j)))
-            elif "\0" in arg:
-                errors.append(("argv elements must not contain NUL", (*at, "command", j)))
-        if hook.timeout is not None and not (math.isfinite(hook.timeout) and hook.timeout > 0):
-            errors.append(("`timeout` must be a positive number of seconds", (*at, "timeout")))
-        if hook.source is not None and not _SOURCE_RE.match(hook.source):
-            errors.append(("`source` must be `imported:<dialect>` or `plugin:<name>` (an "
-                           "entry written here is user- or project-authored without it)",
-                           (*at, "source")))
-    return errors
+def _hint(message: str, where: DocPath) -> str:
+    """"did you mean" for an unknown key of a hook, a source or the file itself."""
+    cls = {"hooks": HookSpec, "sources": SourceSpec}.get(str(where[0])) if where else HooksFile
+    if cls is None or not message.startswith("unknown field"):
+        return ""
+    known = [_RENAMES.get(f.name, f.name) for f in attrs.fields(cls)]
+    hints = [did_you_mean(k, known) for k in re.findall(r"'([^']*)'", message)]
+    return "".join(h for h in hints if h)
 
 
 def _error(file: str, lines: Mapping[DocPath, int], data: Any, message: str,
-           where: DocPath) -> ConfigError:
+           where: DocPath, hint: str = "") -> ConfigError:
     path = where
     line = None
     while line is None:
@@ -404,5 +379,5 @@ def _error(file: str, lines: Mapping[DocPath, int], data: Any, message: str,
             event = value if isinstance(value, str) else None
         except (KeyError, IndexError, TypeError, AttributeError):
             pass
-    return ConfigError(f"{message} @ {pointer(where)}", file=file, line=line or 1,
+    return ConfigError(f"{message} @ {pointer(where)}{hint}", file=file, line=line or 1,
                        event=event, entry=entry)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
+from hookwire import _urls
 from hookwire._files import atomic_write
 from hookwire.config.loader import ConfigFileError, load_text, parse, yaml_rt
 from hookwire.config.model import Scope
@@ -22,8 +23,13 @@ from hookwire.errors import ConfigError
 if TYPE_CHECKING:
     from hookwire.dialect import HookEntry
 
-HEADER = ("hookwire hooks file (see docs/config.md). Own entries are argv-only;\n"
-          "`source: imported:...` entries run only once approved with `hookwire trust`.")
+#: In every hooks file hookwire creates: editors with the YAML language server (VS Code,
+#: JetBrains, Neovim, Helix) validate and complete the file against the schema. The server
+#: reads the modeline from any comment line of the document.
+MODELINE = f"yaml-language-server: $schema={_urls.HOOKS_SCHEMA}"
+HEADER = (f"hookwire hooks file ({_urls.doc('config')}). Own entries are argv-only;\n"
+          "`source: imported:...` entries run only once approved with `hookwire trust`.\n"
+          f"{MODELINE}")
 _KEY_ORDER = ("dialect", "event", "matcher", "type", "command", "timeout", "onFailure", "async",
               "options", "source")
 
@@ -93,18 +99,25 @@ def append_entries(path: str | Path, entries: Iterable[Mapping[str, Any]], *,
     path = Path(path)
     yaml = yaml_rt()
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    kept = ""  # what a file without a document holds (comments only): written back first
     if text.strip():
         parse(text, str(path))  # a clean ConfigFileError for a broken file
         data, indent, block_seq_indent = load_yaml_guess_indent(text)
         yaml.indent(mapping=indent or 2, sequence=(indent or 2) + (block_seq_indent or 0),
                     offset=block_seq_indent or 0)
+        if data is None:
+            kept = text if text.endswith("\n") else text + "\n"
+            yaml.indent(mapping=2, sequence=4, offset=2)
     else:
         data = None
         yaml.indent(mapping=2, sequence=4, offset=2)
     if data is None:
         data = CommentedMap()
         data["version"] = 1
-        data.yaml_set_start_comment(HEADER)
+        if not kept:
+            data.yaml_set_start_comment(HEADER)
+        elif "yaml-language-server:" not in kept:
+            data.yaml_set_start_comment(MODELINE)
     if not isinstance(data, CommentedMap):
         raise ConfigFileError([ConfigError("a hooks file must be a mapping", file=str(path),
                                            line=1)])
@@ -132,7 +145,7 @@ def append_entries(path: str | Path, entries: Iterable[Mapping[str, Any]], *,
 
     buf = io.StringIO()
     yaml.dump(data, buf)
-    out = buf.getvalue()
+    out = kept + buf.getvalue()
     # never write a file that won't load, or that reads back differently from what we meant
     reread = load_text(out, file=str(path), scope=Scope.PROJECT).document.hooks
     for spec, node in zip(reread[len(reread) - added:], hooks[len(hooks) - added:],
