@@ -30,3 +30,14 @@ def atomic_write(path: str | Path, data: bytes, *, mode: int | None = None) -> N
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def inline_config(text: str) -> Path:
+    """A config given as a JSON string (Claude Code's ``--settings '<json>'``), written to a
+    private file of its own so every reader takes it as it takes a file."""
+    folder = Path(tempfile.gettempdir()) / f"hookwire-{os.getuid()}" / "inline-config"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix="settings-", suffix=".json", dir=folder)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return Path(name)

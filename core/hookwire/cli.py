@@ -54,8 +54,9 @@ def build_parser(*, with_plugins: bool = False,
     fire.add_argument("--dialect", required=True,
                       help="the dialect of the config file: claude, codex, portable or any "
                            "other installed one (`hookwire dialects`)")
-    fire.add_argument("--config", required=True, type=Path,
-                      help="the dialect's own config file (.claude/settings.json, hooks.json)")
+    fire.add_argument("--config", required=True,
+                      help="the dialect's own config file (.claude/settings.json, hooks.json), "
+                      "or its JSON text itself, as Claude Code's --settings takes it")
     fire.add_argument("--data", default="{}",
                       help="event fields as JSON, spelled as the dialect spells them; "
                            "@FILE reads a file, - reads stdin")
@@ -203,9 +204,9 @@ def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
     data = _read_data(args.data)
     kernel = kernel or Kernel()
     dialect = kernel.dialect(args.dialect)
-    config: Path = args.config
-    if not config.is_file():
-        raise ConfigError("no such config file", file=str(config))
+    config: str = args.config
+    if not config.lstrip().startswith("{") and not Path(config).is_file():
+        raise ConfigError("no such config file", file=config)
     from hookwire import _eventcheck
     from hookwire.errors import EventDataError
 

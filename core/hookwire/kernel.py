@@ -103,8 +103,13 @@ class Kernel:
     def add_config(self, dialect: str, path: str | Path, *,
                    provenance: Provenance = Provenance.USER) -> ConfigResult:
         """Read one native config file with ``dialect`` and add its hooks (config order is kept
-        across calls). Returns the reader's result; its problems are also logged when a session
-        starts."""
+        across calls). ``path`` may also be the file's JSON text itself (a string starting with
+        ``{``), as Claude Code's ``--settings`` takes it. Returns the reader's result; its
+        problems are also logged when a session starts."""
+        if isinstance(path, str) and path.lstrip().startswith("{"):
+            from hookwire._files import inline_config
+
+            path = inline_config(path)
         result = self.dialect(dialect).read_config(Path(path), provenance=provenance)
         self.config_problems.extend(result.problems)
         self.add_hooks(result.entries)
