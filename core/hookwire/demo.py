@@ -9,6 +9,7 @@ of seams, the hooks that ran, their outcomes and the verdicts.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import stat
 import sys
@@ -22,7 +23,8 @@ import anyio
 from hookwire.events import SeamEvent
 from hookwire.hookspecs import hookimpl
 from hookwire.reference import Agent, ModelTurn, ScriptedModel, ToolCall
-from hookwire.verdicts import Decision, Verdict
+from hookwire.timeline import Timeline, _short, seam_record
+from hookwire.verdicts import Verdict
 
 PROMPT = "Clean the build directory, write hello.txt and list the project."
 
@@ -97,88 +99,42 @@ def write_project(root: Path) -> Path:
     (root / "build").mkdir()
     (root / "build" / "out.o").write_text("binary\n")
 
-    def cmd(name: str) -> dict[str, Any]:
-        return {"type": "command", "command": f'"$CLAUDE_PROJECT_DIR"/.claude/hooks/{name}',
-                "timeout": 30}
+    def cmd(name: str, status: str | None = None) -> dict[str, Any]:
+        handler: dict[str, Any] = {
+            "type": "command", "command": f'"$CLAUDE_PROJECT_DIR"/.claude/hooks/{name}',
+            "timeout": 30}
+        if status:  # Claude Code shows it while the hook runs; so do the demo and the host
+            handler["statusMessage"] = status
+        return handler
 
     settings = {"hooks": {
         "SessionStart": [{"hooks": [{"type": "command",
                                      "command": "echo 'Demo project: tests are run by hand.'"}]}],
         "UserPromptSubmit": [{"hooks": [cmd("prompt-context.py")]}],
-        "PreToolUse": [{"matcher": "Bash", "hooks": [cmd("guard-rm.sh"), cmd("quiet-ls.py")]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            cmd("guard-rm.sh", "Checking the command for forced deletes…"), cmd("quiet-ls.py")]}],
         "PostToolUse": [{"matcher": "Write|Edit", "hooks": [cmd("note-write.sh")]}],
-        "Stop": [{"hooks": [cmd("require-tests.py")]}],
+        "Stop": [{"hooks": [cmd("require-tests.py", "Checking that the tests ran…")]}],
     }}
     path = root / ".claude" / "settings.json"
     path.write_text(json.dumps(settings, indent=2) + "\n")
     return path
 
 
-class Timeline:
-    """A native plugin on the audit plane that prints each seam's hooks and verdict."""
-
-    def __init__(self, out: TextIO, root: Path, as_json: bool) -> None:
-        self.out = out
-        self.root = str(root)
-        self.as_json = as_json
-
-    @hookimpl
-    def seam_verdict(self, event: SeamEvent, verdict: Verdict) -> None:
-        if self.as_json:
-            self.out.write(json.dumps({"event": _describe(event), **verdict.to_json()},
-                                      default=str) + "\n")
-            return
-        w = self.out.write
-        w(f"\n● {event.seam.value:<14} {_describe(event)}\n")
-        for h in verdict.hooks:
-            how = (f"exit {h.exit_code}" if h.exit_code is not None
-                   else f"signal {h.signal}" if h.signal else h.outcome)
-            cmd = h.command.replace(self.root, ".").replace('"$CLAUDE_PROJECT_DIR"', ".")
-            w(f"    hook {h.dialect}:{h.event:<16} {cmd:<36} {how:<8} "
-              f"{h.duration_ms:7.1f} ms  → {h.decision.value}\n")
-            for d in h.diagnostics:
-                w(f"         ! {d}\n")
-        w(f"    verdict: {_summary(verdict)}\n")
-        if verdict.input_rewritten:
-            w(f"    effective input: {json.dumps(dict(verdict.effective_input or {}))}\n")
-        for c in verdict.contexts:
-            w(f"    + context from {c.source.label()}: {_short(c.text)}\n")
-
-
-def _describe(event: SeamEvent) -> str:
-    fields = {k: v for k, v in _fields(event).items() if v not in (None, {}, "", ())}
-    for key in ("prompt_id", "tool_use_id", "extra", "agent_id", "agent_type"):
-        fields.pop(key, None)
-    return _short(json.dumps(fields, default=str), 90)
-
-
-def _fields(event: SeamEvent) -> dict[str, Any]:
-    import attrs
-
-    return attrs.asdict(event, recurse=False)
-
-
-def _summary(v: Verdict) -> str:
-    if v.halt is not None:
-        return f"HALT ({v.halt.reason})"
-    if v.continue_turn:
-        return f"CONTINUE the turn: {_short(v.reason or '')}"
-    if v.decision is Decision.NONE:
-        return "no objection"
-    return f"{v.decision.value.upper()}" + (f": {_short(v.reason)}" if v.reason else "")
-
-
-def _short(text: str, limit: int = 110) -> str:
-    text = text.replace("\n", " ⏎ ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def run_demo(*, keep: bool = False, as_json: bool = False, out: TextIO | None = None) -> int:
-    """Run the demo; returns the process exit status."""
+    """Run the demo; returns the process exit status. The session is recorded in the run log
+    (``HOOKWIRE_RUN_LOG``, on by default for the demo) so that ``hookwire log`` shows it."""
     from hookwire.kernel import Kernel
 
     out = out or sys.stdout
-    kernel = Kernel()
+    record = RUN_LOG_ENV not in os.environ
+    if record:  # the run-log plugin reads the variable when the kernel loads it
+        os.environ[RUN_LOG_ENV] = "1"
+    try:
+        kernel = Kernel()
+    finally:
+        if record:
+            del os.environ[RUN_LOG_ENV]
     if "claude" not in kernel.dialects:
         for err in kernel.load_errors:
             out.write(f"hookwire demo: {err}\n")
@@ -188,20 +144,28 @@ def run_demo(*, keep: bool = False, as_json: bool = False, out: TextIO | None = 
     try:
         settings = write_project(root)
         kernel.add_config("claude", settings)
-        kernel.register(Timeline(out, root, as_json), name="demo-timeline")
+        kernel.register(_Flat(out) if as_json else Timeline(out, root=str(root)),
+                        name="demo-timeline")
         model = ScriptedModel(SCRIPT)
         if not as_json:
             out.write(f"hookwire demo: reference host, scripted model, real tools\n"
                       f"project {root}\nhooks   {settings.relative_to(root)} (claude dialect)\n"
                       f"prompt  {PROMPT!r}\n")
 
+        def status(message: str) -> None:
+            if not as_json:
+                out.write(f"\n  … {message}")
+                out.flush()
+
         async def main() -> Any:
             async with Agent(kernel, model, cwd=str(root), project_dir=str(root),
-                             permission_mode="default", model="scripted") as agent:
+                             permission_mode="default", model="scripted",
+                             on_status=status) as agent:
+                sid = agent.session.info.session_id
                 result = await agent.run(PROMPT)
-            return agent, result
+            return agent, result, sid
 
-        agent, result = anyio.run(main)
+        agent, result, sid = anyio.run(main)
         if not as_json:
             out.write(f"\n■ turn ended: {result.terminal_reason} after {result.model_requests} "
                       f"model requests; final text: {result.text!r}\n")
@@ -211,9 +175,33 @@ def run_demo(*, keep: bool = False, as_json: bool = False, out: TextIO | None = 
                 out.write(f"  {m.role:<9}{label} {_short(m.content, 100)}\n")
             files = sorted(p.name for p in root.iterdir() if not p.name.startswith(".claude"))
             out.write(f"\nproject files now: {', '.join(files)}\n")
+            if _recorded(kernel):
+                out.write(f"\nrecorded in the run log: `hookwire log {sid[:8]}` (or "
+                          "`hookwire log`, the latest session) shows it again\n")
         return 0
     finally:
         if keep:
             out.write(f"(kept {root})\n")
         else:
             shutil.rmtree(root, ignore_errors=True)
+
+
+#: The run log's switch (read by the ``runlog`` plugin; core names no plugin).
+RUN_LOG_ENV = "HOOKWIRE_RUN_LOG"
+
+
+def _recorded(kernel: Any) -> bool:
+    return any(getattr(p, "recorder", None) is not None for p in kernel.pm.get_plugins())
+
+
+class _Flat:
+    """``demo --json``: one line per seam, the verdict's JSON with the event described."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    @hookimpl
+    def seam_verdict(self, event: SeamEvent, verdict: Verdict) -> None:
+        record = seam_record(event, verdict)
+        self.out.write(json.dumps({"event": _short(json.dumps(record["event"]), 90),
+                                   **verdict.to_json()}, default=str) + "\n")

@@ -79,6 +79,8 @@ class Dispatcher:
         """Every contributor of ``event``'s seam, folded into its verdict."""
         seam = event.seam
         registry = self.registry
+        if registry.audit:
+            registry.audit_call("seam_started", event=event, session=session)
         selected: list[_Selected] = []
         mapped = bool(self.tools) and seam in TOOL_SEAMS
         for group in self.index.groups(seam):
@@ -96,11 +98,17 @@ class Dispatcher:
         if not selected and not impls:
             # the hot path: nothing to run (no hook matched, no plugin implements the seam)
             verdict = plain_verdict(seam, original) if original is not None else _EMPTY[seam]
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("seam %s fired: no hook matched, no plugin implements it", seam)
             if registry.audit:
                 registry.audit_call("seam_verdict", event=event, session=session,
                                     verdict=verdict)
             return verdict
 
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("seam %s fired: hooks selected %s; plugins %s", seam,
+                      [f"{g.dialect.name}:{g.native} {e.display}" for g, es, _ in selected
+                       for e in es] or "none", [i.plugin_name for i in impls] or "none")
         reports: list[HookReport] = []
         rows: list[PluginReport] = []
         if seam in POST_SEAMS:
@@ -116,6 +124,10 @@ class Dispatcher:
                             running = _with_input(event, a.updated_input)
                 answers += await self._run_plugins(impls, running, session, rows)
         verdict = fold(seam, answers, original_input=original, hooks=reports, plugins=rows)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("seam %s verdict: %s%s%s", seam, verdict.decision.value,
+                      f" ({verdict.reason})" if verdict.reason else "",
+                      "; input rewritten" if verdict.input_rewritten else "")
         if registry.audit:
             registry.audit_call("seam_verdict", event=event, session=session, verdict=verdict)
         return verdict
@@ -255,6 +267,10 @@ class Dispatcher:
         if audit:
             self.registry.audit_call("hook_result", result=InvocationResult(
                 invocation=invocation, answer=answer, outcome=outcome, report=report))
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("hook %s:%s %s: %s (exit %s) in %.1f ms, decision %s", dialect.name,
+                      native, entry.display, report.outcome, report.exit_code,
+                      report.duration_ms, answer.decision.value)
         return answer, report
 
     # -- native plugins ------------------------------------------------------------------------
@@ -284,6 +300,10 @@ class Dispatcher:
                 error = PluginError(impl.plugin_name, seam.value, exc)
                 log.warning("%s", error)
                 result = _plugin_failure(seam, impl.plugin, error, source)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("plugin %s on %s: %s", impl.plugin_name, seam,
+                          "raised" if error else result.decision.value if result else
+                          "no opinion")
             rows.append(PluginReport(
                 name=impl.plugin_name, decision=result.decision if result else Decision.NONE,
                 outcome="raised" if error else "answered" if result else "no opinion",

@@ -305,6 +305,20 @@ def approve(event: ApprovalRequest, session: Session) -> AnswerOrAwaitable:
 
 
 @hookspec
+def seam_started(event: Any, session: Session) -> None:
+    """Audit plane: a seam is about to be dispatched.
+
+    Parameters: the seam ``event`` and the ``session``. It is called in the dispatching task,
+    before any hook or plugin of the seam runs, so a context variable set here is seen by the
+    seam's ``hook_invoked``/``hook_result`` (parallel hooks included) and its ``seam_verdict``.
+
+    Returns: nothing. Must not block. Exceptions: as for ``hook_invoked``.
+
+    Since: 0.2.
+    """
+
+
+@hookspec
 def hook_invoked(invocation: Invocation) -> None:
     """Audit plane: an external hook is about to run, or a native plugin to be called.
 
@@ -350,6 +364,6 @@ SEAM_SPECS = (
     "subagent_start", "subagent_stop", "pre_compact", "post_compact", "notification",
     "session_end", "approve",
 )
-AUDIT_SPECS = ("hook_invoked", "hook_result", "seam_verdict")
+AUDIT_SPECS = ("seam_started", "hook_invoked", "hook_result", "seam_verdict")
 KERNEL_SPECS = ("register_dialects", "register_hosts", "register_commands")
 

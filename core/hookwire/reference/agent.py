@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
+from hookwire.audit import Invocation
+from hookwire.hookspecs import hookimpl
 from hookwire.reference.model import (
     Message,
     ModelTurn,
@@ -27,6 +29,7 @@ from hookwire.reference.model import (
     TransientModelError,
 )
 from hookwire.reference.tools import Tool, ToolContext, ToolError, default_tools
+from hookwire.timeline import status_message
 from hookwire.verdicts import Decision, Halt, Verdict
 
 if TYPE_CHECKING:
@@ -72,8 +75,13 @@ class Agent:
     def __init__(self, kernel: Kernel, model: ScriptedModel, /, *,
                  tools: Mapping[str, Tool] | None = None, max_turns: int = 20,
                  max_retries: int = 2, approver: Approver | None = None,
-                 max_stop_blocks: int | None = 8, **session_fields: Any) -> None:
+                 max_stop_blocks: int | None = 8,
+                 on_status: Callable[[str], None] | None = None,
+                 **session_fields: Any) -> None:
         self.kernel = kernel
+        #: Called with a hook's ``statusMessage`` when the hook starts (a slow hook then
+        #: says what it is doing instead of looking like a hang).
+        self.on_status = on_status
         self.model = model
         self.tools = dict(tools or default_tools())
         self.max_turns = max_turns
@@ -99,6 +107,10 @@ class Agent:
             tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="hookwire-session-"))
             fields["env_file"] = str(Path(tmp) / "env.sh")
         session = self.kernel.session(max_stop_blocks=self.max_stop_blocks, **fields)
+        if self.on_status is not None:
+            relay = _StatusRelay(self.on_status, session)
+            self.kernel.register(relay)
+            stack.callback(self.kernel.unregister, relay)
         await stack.enter_async_context(session)
         self._session, self._stack = session, stack
         self._tool_ctx = ToolContext(cwd=session.info.cwd, env_file=session.info.env_file)
@@ -331,6 +343,22 @@ class Agent:
 
     def _add_contexts(self, verdict: Verdict) -> list[Message]:
         return [self._add(m) for m in _contexts(verdict)]
+
+
+class _StatusRelay:
+    """Hands the ``statusMessage`` of each hook of one session to the host when it starts."""
+
+    hookwire_name = "reference-status"
+
+    def __init__(self, on_status: Callable[[str], None], session: Session) -> None:
+        self.on_status = on_status
+        self.session = session
+
+    @hookimpl
+    def hook_invoked(self, invocation: Invocation) -> None:
+        message = status_message(invocation)
+        if message and invocation.session_id == self.session.info.session_id:
+            self.on_status(message)
 
 
 def _contexts(verdict: Verdict) -> list[Message]:
