@@ -25,7 +25,8 @@ def test_demo_prints_a_timeline_of_seams_hooks_and_verdicts() -> None:
     assert "CONTINUE the turn: Run the tests before you stop." in out
     assert "turn ended: completed after 6 model requests" in out
     # contexts reached the model labelled with their hook, never as the user's words
-    assert "system    [claude:UserPromptSubmit hook" in out
+    assert any(line.lstrip().startswith("system") and "claude:UserPromptSubmit hook" in line
+               for line in out.splitlines())
     assert "project files now: .tests-ran, build, hello.txt" in out
 
 

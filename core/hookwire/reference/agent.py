@@ -28,7 +28,9 @@ from hookwire.reference.model import (
     ToolCall,
     TransientModelError,
 )
+from hookwire.reference import _placing as place
 from hookwire.reference.tools import Tool, ToolContext, ToolError, default_tools
+from hookwire.render import ModelText, Placement, Subject, render
 from hookwire.timeline import status_message
 from hookwire.verdicts import Decision, Halt, Verdict
 
@@ -69,14 +71,16 @@ class Agent:
 
     Use ``async with Agent(kernel, model, cwd=...) as agent`` (fires ``session_start`` on
     entry, ``session_end`` on exit). ``approver`` is the host's own approval path for ``ask``;
-    without one the kernel's ``approve`` seam decides, else the call is denied.
+    without one the kernel's ``approve`` seam decides, else the call is denied. Hook text
+    reaches the model as each dialect's harness words and places it (:mod:`hookwire.render`);
+    ``neutral=True`` uses hookwire's neutral labelled form instead.
     """
 
     def __init__(self, kernel: Kernel, model: ScriptedModel, /, *,
                  tools: Mapping[str, Tool] | None = None, max_turns: int = 20,
                  max_retries: int = 2, approver: Approver | None = None,
                  max_stop_blocks: int | None = 8,
-                 on_status: Callable[[str], None] | None = None,
+                 on_status: Callable[[str], None] | None = None, neutral: bool = False,
                  **session_fields: Any) -> None:
         self.kernel = kernel
         #: Called with a hook's ``statusMessage`` when the hook starts (a slow hook then
@@ -89,7 +93,9 @@ class Agent:
         self.approver = approver
         self.max_stop_blocks = max_stop_blocks
         self.session_fields = session_fields
+        self.neutral = neutral
         self.messages: list[Message] = []
+        self._start_texts: list[ModelText] = []
         self._session: Session | None = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._tool_ctx: ToolContext | None = None
@@ -115,7 +121,7 @@ class Agent:
         self._session, self._stack = session, stack
         self._tool_ctx = ToolContext(cwd=session.info.cwd, env_file=session.info.env_file)
         verdict = await session.session_start("startup")
-        self._add_contexts(verdict)
+        self._start_texts = self._render(verdict)  # placed with the first prompt
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -161,16 +167,20 @@ class Agent:
             yield RunResult(text=None, terminal_reason="hook_stopped", halt=session.halted)
             return
         verdict = await session.prompt_submit(prompt)
+        texts = self._render(verdict, prompt=prompt)
+        result = place.first_text(texts, Placement.RESULT, None)  # the user's, not the model's
         if verdict.halt is not None:
-            yield RunResult(text=None, terminal_reason="hook_stopped", halt=verdict.halt)
+            yield RunResult(text=result, terminal_reason="hook_stopped", halt=verdict.halt)
             return
         if verdict.denied:
-            yield RunResult(text=None, terminal_reason="prompt_blocked",
+            yield RunResult(text=result, terminal_reason="prompt_blocked",
                             blocked_reason=verdict.reason)
             return
-        yield self._add(Message(role="user", content=prompt))
-        for msg in self._add_contexts(verdict):
-            yield msg
+        texts, self._start_texts = [*self._start_texts, *texts], []
+        for msg in [*place.at(texts, Placement.BEFORE_PROMPT),
+                    Message(role="user", content=prompt),
+                    *place.joined(place.at(texts, Placement.AFTER_PROMPT))]:
+            yield self._add(msg)
         requests = 0
         runs: list[ToolRun] = []
         text: str | None = None
@@ -204,8 +214,8 @@ class Agent:
                     return
                 after = await session.tool_batch([_batch_row(run, msgs)
                                                   for run, msgs, _ in batch])
-                for msg in self._add_contexts(after):
-                    yield msg
+                for msg in place.at(self._render(after), Placement.SYSTEM):
+                    yield self._add(msg)
                 if after.denied and session.halted is None:
                     yield self._add(Message(role="system", content=after.reason or "",
                                             source=_label(after)))
@@ -225,11 +235,10 @@ class Agent:
                 yield RunResult(text=text, terminal_reason="hook_stopped", halt=stop.halt,
                                 model_requests=requests, tool_runs=tuple(runs))
                 return
-            for msg in self._add_contexts(stop):
-                yield msg
+            texts = self._render(stop)
+            for msg in place.at(texts, Placement.NEXT_USER_MESSAGE, Placement.SYSTEM):
+                yield self._add(msg)
             if stop.continue_turn:
-                yield self._add(Message(role="system", content=f"Stop hook feedback:\n"
-                                        f"{stop.reason or ''}", source=_label(stop)))
                 continue
             yield RunResult(text=text, terminal_reason="completed", model_requests=requests,
                             tool_runs=tuple(runs))
@@ -282,10 +291,12 @@ class Agent:
             refusal = f"no such tool: {call.name}"
         if refusal is None and tool is not None:
             refusal = tool.validate(effective)  # re-validate the (possibly rewritten) input
+        texts = self._render(pre, tool_name=call.name, tool_input=call.input)
         if refusal is not None:
-            messages.append(Message(role="tool", content=refusal, tool_use_id=call.id,
-                                    is_error=True, source=_label(pre)))
-            messages.extend(_contexts(pre))
+            if pre.denied:  # the hook's refusal, as its harness words it
+                refusal = place.first_text(texts, Placement.TOOL_RESULT, refusal) or refusal
+            messages += place.around(texts, Message(role="tool", content=refusal, is_error=True,
+                                                    tool_use_id=call.id, source=_label(pre)))
             return (ToolRun(call=call, ran=False, effective_input=effective, error=refusal),
                     messages, verdicts)
         assert tool is not None and self._tool_ctx is not None
@@ -299,23 +310,18 @@ class Agent:
                 call.name, effective, str(exc), call.id, duration_ms=_ms(started),
                 exit_code=exc.exit_code, tool_response=exc.output)
             verdicts.append(failure)
-            shown = (str(failure.updated_output) if failure.updated_output is not None
-                     else str(exc))
-            messages.append(Message(role="tool", content=shown, tool_use_id=call.id,
-                                    is_error=True))
-            messages.extend(_contexts(pre))
-            messages.extend(_contexts(failure))
+            texts += self._render(failure, tool_name=call.name, tool_input=effective)
+            shown = place.first_text(texts, Placement.TOOL_RESULT, str(exc)) or str(exc)
+            messages += place.around(texts, Message(role="tool", content=shown,
+                                                    tool_use_id=call.id, is_error=True))
             return (ToolRun(call=call, ran=True, effective_input=effective, error=str(exc)),
                     messages, verdicts)
         post = await session.tool_post(call.name, effective, result, call.id,
                                        duration_ms=_ms(started))
         verdicts.append(post)
-        shown = post.updated_output if post.updated_output is not None else result
-        messages.append(Message(role="tool", content=_render_result(shown), tool_use_id=call.id))
-        messages.extend(_contexts(pre))
-        if post.decision is Decision.BLOCK and post.reason:
-            messages.append(Message(role="system", content=post.reason, source=_label(post)))
-        messages.extend(_contexts(post))
+        texts += self._render(post, tool_name=call.name, tool_input=effective)
+        shown = place.first_text(texts, Placement.TOOL_RESULT, None) or _render_result(result)
+        messages += place.around(texts, Message(role="tool", content=shown, tool_use_id=call.id))
         return (ToolRun(call=call, ran=True, effective_input=effective, result=result),
                 messages, verdicts)
 
@@ -341,8 +347,9 @@ class Agent:
         self.messages.append(message)
         return message
 
-    def _add_contexts(self, verdict: Verdict) -> list[Message]:
-        return [self._add(m) for m in _contexts(verdict)]
+    def _render(self, verdict: Verdict, **subject: Any) -> list[ModelText]:
+        return render(verdict, self.kernel.dialect, Subject(**subject),
+                      neutral_form=self.neutral)
 
 
 class _StatusRelay:
@@ -359,11 +366,6 @@ class _StatusRelay:
         message = status_message(invocation)
         if message and invocation.session_id == self.session.info.session_id:
             self.on_status(message)
-
-
-def _contexts(verdict: Verdict) -> list[Message]:
-    return [Message(role="system", content=c.text, source=c.source.label())
-            for c in verdict.contexts]
 
 
 def _label(verdict: Verdict) -> str | None:
