@@ -1,4 +1,4 @@
-"""From one hook's outcome to its answer, by Claude Code 2.1.332's rules (observed doc §3-§6).
+"""From one hook's outcome to its answer, by Claude Code 2.1.332's rules (observed).
 
 * exit 2 blocks where the event can (stdout ignored); the reason is ``[<cmd>]: <stderr>``,
   stderr unchanged, trailing newline included (``No stderr output`` when empty);
