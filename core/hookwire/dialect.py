@@ -367,8 +367,9 @@ class Dialect:
         """Build the seam event for ``native`` from fields spelled as this dialect spells them
         (what ``hookwire fire --data`` receives). Raises
         :class:`~hookwire.errors.UnknownEventError` or :class:`~hookwire.errors.EventDataError`.
-        """
-        raise NotImplementedError
+        Default: not supported (``hookwire fire`` then fails for this dialect)."""
+        raise NotImplementedError(f"dialect {self.name!r} cannot build an event from wire "
+                                  "data (it does not implement event_from_wire)")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} ({self.harness})>"

@@ -41,7 +41,7 @@ from hookwire import (
     Seam,
     SeamEvent,
     SessionInfo,
-    hookimpl,
+    declare,
 )
 from hookwire.dialect import Export, HarnessTrust, ProblemKind
 
@@ -157,12 +157,9 @@ class ToyDialect(Dialect):
         return Answer()
 
 
-class ToyPlugin:
-    """The object the entry point names: it declares the toy dialect."""
-
-    @hookimpl
-    def register_dialects(self) -> list[Dialect]:
-        return [ToyDialect()]
+def register_dialects() -> list[Dialect]:
+    return [ToyDialect()]
 
 
-plugin = ToyPlugin()
+#: The object the entry point names: it declares the toy dialect.
+plugin = declare(register_dialects=register_dialects)
