@@ -8,14 +8,13 @@ and logs each one once as a warning on the ``hookwire`` logger; adapters expose 
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from hookwire.dialect import ConfigProblem, Dialect, HookEntry, Location
+from hookwire.dialect import ConfigProblem, Dialect, HookEntry, Location, ProblemKind
 from hookwire.events import Seam
 from hookwire.tools import ToolMap, guess
 
@@ -26,19 +25,6 @@ log = logging.getLogger("hookwire")
 
 #: Seams whose matcher is tested against a tool name.
 TOOL_SEAMS = frozenset({Seam.TOOL_PRE, Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.APPROVE})
-
-
-class ProblemKind(enum.StrEnum):
-    """What is wrong."""
-
-    CONFIG = "config"                    #: a config file (or part of it) could not be read
-    NO_SEAM = "no seam"                  #: hookwire has no seam for the hook's event
-    NOT_EMITTED = "not emitted"          #: the host never fires the hook's event
-    NO_TOOL_MATCHES = "no tool matches"  #: the matcher can match none of the host's tools
-    PROMPT_OUTSIDE_TURN = "prompt outside turn"  #: prompt hooks skipped: no turn was open
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @attrs.frozen(kw_only=True)
@@ -57,9 +43,9 @@ class Problem:
 
 
 def from_config(problem: ConfigProblem) -> Problem:
-    """A config reader's problem as a session problem."""
+    """A config reader's problem as a session problem (its kind kept)."""
     event = f" [{problem.event}]" if problem.event else ""
-    return Problem(kind=ProblemKind.CONFIG, message=f"{problem.message}{event}",
+    return Problem(kind=problem.kind, message=f"{problem.message}{event}",
                    location=problem.location)
 
 
