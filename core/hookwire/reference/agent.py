@@ -28,7 +28,7 @@ from hookwire.reference.model import (
     ToolCall,
     TransientModelError,
 )
-from hookwire.reference import _placing as place
+import hookwire.reference._placing as place
 from hookwire.reference.tools import Tool, ToolContext, ToolError, default_tools
 from hookwire.render import ModelText, Placement, Subject, render
 from hookwire.timeline import status_message
