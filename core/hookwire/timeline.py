@@ -8,6 +8,7 @@ plane) and a recorded one (``hookwire log``, reading the run log's JSON lines): 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
@@ -21,6 +22,7 @@ from hookwire.verdicts import Verdict
 
 __all__ = ["Timeline", "render", "render_seam", "seam_record", "status_message"]
 
+_PROJECT_VAR = re.compile(r'"?\$\{?[A-Z]*_?PROJECT_DIR\}?"?')
 #: Event fields the timeline leaves out of a seam's one-line description.
 _QUIET = ("prompt_id", "tool_use_id", "extra", "agent_id", "agent_type")
 
@@ -64,7 +66,7 @@ def render_seam(record: Mapping[str, Any], out: TextIO, *, root: str | None = No
         cmd = h["command"]
         if root:
             cmd = cmd.replace(root, ".")
-        cmd = cmd.replace('"$CLAUDE_PROJECT_DIR"', ".")
+        cmd = _PROJECT_VAR.sub(".", cmd)  # "$<HARNESS>_PROJECT_DIR" reads as the project
         w(f"    hook {h['dialect']}:{h['event']:<16} {cmd:<36} {how:<8} "
           f"{h['duration_ms']:7.1f} ms  → {h['decision']}\n")
         for d in h.get("diagnostics", ()):
