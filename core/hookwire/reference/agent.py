@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
+import hookwire.reference._placing as place
 from hookwire.audit import Invocation
 from hookwire.hookspecs import hookimpl
 from hookwire.reference.model import (
@@ -28,7 +29,6 @@ from hookwire.reference.model import (
     ToolCall,
     TransientModelError,
 )
-import hookwire.reference._placing as place
 from hookwire.reference.tools import Tool, ToolContext, ToolError, default_tools
 from hookwire.render import ModelText, Placement, Subject, render
 from hookwire.timeline import status_message

@@ -149,7 +149,7 @@ async def test_bash_command_validator(hook_script: ScriptFactory,
     async with session(kernel, project) as s:
         verdict = await s.tool_pre("Bash", {"command": "grep -r foo ."})
         assert verdict.denied
-        assert verdict.reason == f"[{cmd}]: • Use 'rg' (ripgrep) instead of 'grep'"
+        assert verdict.reason == f"[{cmd}]: • Use 'rg' (ripgrep) instead of 'grep'\n"
         assert not (await s.tool_pre("Bash", {"command": "grep foo x | wc -l"})).denied
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from hookwire.events import Seam
 from hookwire.render import ModelText, Placement, Subject
-from hookwire.verdicts import Decision, Reason, Verdict
+from hookwire.verdicts import Decision, Reason, Source, Verdict
 
 #: The line Claude Code 2.1.332 puts before Stop hook feedback (verbatim).
 PREAMBLE = (
@@ -47,8 +47,8 @@ def render(verdict: Verdict, subject: Subject) -> list[ModelText]:
     out: list[ModelText] = []
     first = verdict.reasons[0].source if verdict.reasons else None
 
-    def add(text: str, place: Placement, role: str = "system", source=first,  # type: ignore[no-untyped-def]
-            is_error: bool = False) -> None:
+    def add(text: str, place: Placement, role: str = "system",
+            source: Source | None = first, is_error: bool = False) -> None:
         out.append(ModelText(text=text, placement=place, role=role, source=source,
                              is_error=is_error))
 
