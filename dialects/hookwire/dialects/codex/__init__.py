@@ -195,7 +195,7 @@ class CodexDialect(Dialect):
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
-        stdin = payload.encode(payload.build(native, event, session))
+        stdin = payload.encode(payload.build(event, native, session))
         timeout = entry.timeout if entry.timeout is not None else float(ev.DEFAULT_TIMEOUT)
         env = payload.environment(entry, session)
         if not isinstance(entry.command, str):  # an argv (hookwire's own file): exec form

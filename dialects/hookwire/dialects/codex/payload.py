@@ -58,7 +58,7 @@ def tool_input(tool_name: str, raw: Mapping[str, Any]) -> Any:
     return {"command": command}
 
 
-def build(native: str, event: SeamEvent, session: SessionInfo) -> dict[str, Any]:
+def build(event: SeamEvent, native: str, session: SessionInfo) -> dict[str, Any]:
     """The stdin object of ``native`` for ``event`` (a dict in Codex's key order)."""
     x = event.extra
     out: dict[str, Any] = {"session_id": session.session_id}

@@ -89,12 +89,12 @@ class PortableDialect(Dialect):
         timeout = entry.timeout or pe.EVENT_TIMEOUTS.get(name, pe.DEFAULT_TIMEOUT)
         return Command(
             argv=(exe, *(_paths.expand(a, root, data) for a in args)),
-            stdin=payload.encode(payload.envelope(event, native, session)),
+            stdin=payload.encode(payload.build(event, native, session)),
             env=env, cwd=_paths.resolve_cwd(h.cwd, root, data), timeout=timeout)
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome_: Outcome) -> Answer:
-        return outcome.interpret(entry, native, outcome_, dialect=self.name,
+        return outcome.interpret(entry, event, native, outcome_, dialect=self.name,
                                  context_limit=self.context_limit)
 
     def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:

@@ -17,13 +17,15 @@ import json
 
 from hookwire.dialect import HookEntry
 from hookwire.dialects.portable.handler import handler_of
+from hookwire.events import SeamEvent
 from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Source, SourceKind
 
 DEFAULT_CONTEXT_LIMIT = 10_000
 
 
-def interpret(entry: HookEntry, native: str, outcome: Outcome, *, dialect: str = "portable",
+def interpret(entry: HookEntry, event: SeamEvent, native: str, outcome: Outcome, *,
+              dialect: str = "portable",
               context_limit: int = DEFAULT_CONTEXT_LIMIT) -> Answer:
     if not outcome.ok:
         return Answer(diagnostics=(_failure(outcome),))

@@ -57,7 +57,7 @@ def base_env(source: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in source.items() if k in BASE_ENV or _LOCALE.fullmatch(k)}
 
 
-def envelope(event: SeamEvent, native: str, session: SessionInfo, *,
+def build(event: SeamEvent, native: str, session: SessionInfo, *,
              now: datetime.datetime | None = None) -> dict[str, Any]:
     """The payload for ``event`` firing as ``native`` (the shadow reads ``post-tool-use``)."""
     name = pe.public_name(native)
