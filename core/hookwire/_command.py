@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
 
 import attrs
 
@@ -27,6 +28,47 @@ class OutcomeKind(enum.StrEnum):
         return self.value
 
 
+class Environment(Mapping[str, str]):
+    """A hook's complete environment, immutable and encoded once (``NAME=value`` bytes), so
+    a spawn plan reused for every call of a hook pays for the encoding once, not per run."""
+
+    __slots__ = ("_items", "encoded")
+
+    def __init__(self, items: Mapping[str, str]) -> None:
+        self._items = dict(items)
+        encoded = []
+        for name, value in self._items.items():
+            key = os.fsencode(name)
+            if b"=" in key:
+                raise ValueError(f"illegal environment variable name {name!r}")
+            encoded.append(key + b"=" + os.fsencode(value))
+        #: What ``execve`` gets.
+        self.encoded: tuple[bytes, ...] = tuple(encoded)
+
+    def __getitem__(self, name: str) -> str:
+        return self._items[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return f"Environment({len(self._items)} variables)"
+
+
+@attrs.frozen(kw_only=True)
+class Direct:
+    """Shell elision: the argv shell ``text`` means, run without the shell. ``executable`` is
+    the file found for ``argv[0]`` when the plan was made (``None``: search at each run).
+    Honoured only while the command's ``shell`` is still ``text``."""
+
+    text: str
+    argv: tuple[str, ...]
+    executable: str | None = None
+
+
 @attrs.frozen(kw_only=True)
 class Command:
     """One hook process to run.
@@ -37,6 +79,10 @@ class Command:
     in seconds (``None``: no limit). ``output_cap`` bounds stdout and stderr each. ``grace`` is
     how long the group has between SIGTERM and SIGKILL. ``drain`` is how long, after the hook
     itself exited, its pipes are still read before leftover descendants are ended.
+    ``direct`` (shell text only; opt-in shell elision) execs the text's words without the
+    shell, falling back to the shell when the file is not a binary or ``#!`` script
+    (``ENOEXEC``), and exits 127/126 with the shell's message when it is not found / not
+    executable.
     """
 
     argv: tuple[str, ...] | None = None
@@ -49,6 +95,7 @@ class Command:
     output_cap: int = DEFAULT_OUTPUT_CAP
     grace: float = DEFAULT_GRACE
     drain: float = 0.05
+    direct: Direct | None = None
 
     def __attrs_post_init__(self) -> None:
         if (self.argv is None) == (self.shell is None):

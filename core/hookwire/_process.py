@@ -1,5 +1,6 @@
-"""The process machinery of :mod:`hookwire.runner`: spawning into a new process group, one
-poller per run over the hook's pipes and its exit, byte caps, and ending the group."""
+"""The process machinery of :mod:`hookwire.runner`: spawning into a new process group, a
+poller over the hook's pipes and its exit (long-lived: one per thread, more only while runs
+overlap), byte caps, and ending the group."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import os
 import select
 import selectors
 import signal
-import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -17,8 +17,9 @@ import anyio
 import anyio.lowlevel
 
 from hookwire._command import Command, Outcome, OutcomeKind
+from hookwire._spawn import Process, spawn
 
-# One poller per run multiplexes the hook's pipes and its exit, and the awaiting task sleeps
+# A poller multiplexes the hook's pipes and its exit, and the awaiting task sleeps
 # on the poller's own descriptor: one wake-up per event, on any backend. (anyio.open_process
 # was 1.5-2x the cost of spawning /bin/true on asyncio: Python 3.11 starts a waitpid thread
 # per child, and connecting the pipe transports takes several loop round trips.)
@@ -28,6 +29,28 @@ if hasattr(select, "epoll"):
 else:  # kqueue (BSD, macOS) or /dev/poll; all have a pollable fileno()
     _new_poller = selectors.DefaultSelector
     _READ, _WRITE = selectors.EVENT_READ, selectors.EVENT_WRITE
+
+_POOL_SIZE = 4  # idle pollers kept per thread (as many as runs overlapped, at most this)
+_pool = threading.local()
+
+
+def _take_poller() -> Any:
+    idle: list[Any] | None = getattr(_pool, "idle", None)
+    if idle and _pool.pid == os.getpid():  # a forked child must not share our epoll
+        return idle.pop()
+    return _new_poller()
+
+
+def _give_back(poller: Any) -> None:
+    idle: list[Any] | None = getattr(_pool, "idle", None)
+    if idle is None or _pool.pid != os.getpid():
+        idle = _pool.idle = []
+        _pool.pid = os.getpid()
+    if len(idle) < _POOL_SIZE:
+        idle.append(poller)
+    else:
+        poller.close()
+
 
 _CHUNK = 65536
 _READS_PER_WAKE = 4  # bounds the work per wake-up so other tasks get their turn
@@ -43,7 +66,7 @@ class _Child:
     )  # fmt: skip
 
     def __init__(
-        self, popen: subprocess.Popen[bytes], stdin: int, held: list[int], exit_fd: int
+        self, popen: Process, stdin: int, held: list[int], exit_fd: int
     ) -> None:
         self.popen = popen
         self.returncode: int | None = None
@@ -55,26 +78,21 @@ class _Child:
         self.held = held
         self.exit_fd = exit_fd
         self.fds = [stdin, *held, exit_fd]  # every fd still ours to close, but the poller
-        self.poller = _new_poller()
+        self.poller = _take_poller()
         self.watched: set[int] = set()
         self.watch(exit_fd, _READ)
 
     @classmethod
-    def spawn(cls, command: Command) -> tuple[_Child, int, int]:
-        """Start the hook; return it with our read ends of its stdout and stderr."""
+    def spawn(cls, command: Command, argv: tuple[str, ...], executable: str | None = None
+              ) -> tuple[_Child, int, int]:
+        """Start ``argv`` for ``command``; return it with our read ends of its stdout and
+        stderr."""
         ends: list[int] = []
         try:
             for _ in range(3):
                 ends.extend(os.pipe())  # close-on-exec; Popen dup2s the child's ends to 0-2
-            popen = subprocess.Popen(
-                command.spawn_argv,
-                stdin=ends[0],
-                stdout=ends[3],
-                stderr=ends[5],
-                env=None if command.env is None else dict(command.env),
-                cwd=command.cwd,
-                start_new_session=True,  # own group: teardown reaches grandchildren too
-            )
+            # own session and group: teardown reaches grandchildren too
+            popen = spawn(argv, executable, command.env, command.cwd, ends[0], ends[3], ends[5])
         except BaseException:
             for fd in ends:
                 os.close(fd)
@@ -145,13 +163,21 @@ class _Child:
         os.close(fd)
 
     def close(self) -> None:
+        poller = self.poller
+        try:
+            for fd in self.watched:  # before closing: a descendant may share the file
+                poller.unregister(fd)
+        except OSError:
+            poller.close()
+        else:
+            _give_back(poller)
+        self.watched.clear()
         for fd in self.fds:
             os.close(fd)
         self.fds.clear()
-        self.poller.close()
 
 
-def _exit_fd(popen: subprocess.Popen[bytes]) -> int:
+def _exit_fd(popen: Process) -> int:
     try:
         return os.pidfd_open(popen.pid)
     except (AttributeError, OSError):  # not Linux >= 5.3, or forbidden by a sandbox
@@ -161,7 +187,7 @@ def _exit_fd(popen: subprocess.Popen[bytes]) -> int:
     return readable
 
 
-def _reap_then_notify(popen: subprocess.Popen[bytes], writable: int) -> None:
+def _reap_then_notify(popen: Process, writable: int) -> None:
     try:
         popen.wait()
     finally:
@@ -317,10 +343,12 @@ async def _end_group(child: _Child, grace: float) -> None:
 
     The hook process is reaped before this returns. Call it shielded."""
     pgid = child.popen.pid  # start_new_session: the hook leads its own group
-    _signal_group(pgid, signal.SIGTERM)
+    if not _signal_group(pgid, signal.SIGTERM):
+        return  # no member left, the hook included: it was reaped already
     with anyio.move_on_after(grace):
         await child.wait()
         await _group_gone(pgid)
+        return  # known gone: no SIGKILL probe
     if _signal_group(pgid, signal.SIGKILL):
         await child.wait()
         with anyio.move_on_after(_KILL_SETTLE):

@@ -21,12 +21,15 @@ from hookwire._command import (
     DEFAULT_GRACE,
     DEFAULT_OUTPUT_CAP,
     Command,
+    Direct,
+    Environment,
     Outcome,
     OutcomeKind,
 )
 from hookwire._process import _Child, _Watch
 
-__all__ = ["DEFAULT_GRACE", "DEFAULT_OUTPUT_CAP", "Command", "Outcome", "OutcomeKind", "run"]
+__all__ = ["DEFAULT_GRACE", "DEFAULT_OUTPUT_CAP", "Command", "Direct", "Environment", "Outcome",
+           "OutcomeKind", "run"]
 
 
 async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None = None) -> Outcome:
@@ -43,12 +46,14 @@ async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None
     """
     started = time.perf_counter()
     await anyio.lowlevel.checkpoint_if_cancelled()  # a cancelled caller starts nothing
-    # A missing cwd and a missing executable both surface as ENOENT; tell them apart up front.
-    if command.cwd is not None and not os.path.isdir(command.cwd):
-        return _not_started("bad_cwd", started)
     try:
-        spawned = _Child.spawn(command)
+        spawned = _spawn(command)
     except (OSError, ValueError) as exc:
+        direct = _direct(command)
+        if direct is not None and isinstance(exc, OSError) and exc.filename != command.cwd:
+            shell_said = _as_the_shell(exc, command, direct.argv[0], started)
+            if shell_said is not None:
+                return shell_said
         return _not_started(_start_error(exc, command), started)
     watch = _Watch(command, spawned, started)
     child = watch.child
@@ -57,7 +62,7 @@ async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None
             if command.timeout is None:
                 await watch.until_exit()
             else:
-                with anyio.move_on_after(command.timeout) as scope:
+                with anyio.CancelScope(deadline=anyio.current_time() + command.timeout) as scope:
                     await watch.until_exit()
                 watch.timed_out = scope.cancelled_caught
             if child.returncode is not None and watch.streams_open():
@@ -70,6 +75,42 @@ async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None
             on_cancel(watch.outcome(OutcomeKind.CANCELLED))
         raise
     return watch.outcome(watch.kind())
+
+
+def _direct(command: Command) -> Direct | None:
+    direct = command.direct
+    # a shell text rewritten after the plan was made (a trusted copy, say) runs in the shell
+    return direct if direct is not None and direct.text == command.shell else None
+
+
+def _spawn(command: Command) -> tuple[_Child, int, int]:
+    direct = _direct(command)
+    if direct is None:
+        return _Child.spawn(command, command.spawn_argv)
+    try:
+        return _Child.spawn(command, direct.argv, direct.executable)
+    except OSError as exc:
+        if exc.errno != errno.ENOEXEC:
+            raise
+    # not a binary nor a #! script: the shell runs such a file as a script, so let it
+    return _Child.spawn(command, command.spawn_argv)
+
+
+def _as_the_shell(exc: OSError, command: Command, name: str, started: float
+                  ) -> Outcome | None:
+    """What the shell would have done when an elided command's exec failed: exit 127 for a
+    file not found, 126 for one not executable, with the shell's own message."""
+    if isinstance(exc, FileNotFoundError | NotADirectoryError):
+        code, dash, bash = 127, "not found", "command not found"
+    elif isinstance(exc, PermissionError | IsADirectoryError):
+        code, dash, bash = 126, "Permission denied", "Permission denied"
+    else:
+        return None
+    shell = command.shell_argv[0]
+    line = (f"{shell}: {name}: {bash}\n" if os.path.basename(shell) == "bash"
+            else f"{shell}: 1: {name}: {dash}\n")
+    return Outcome(kind=OutcomeKind.EXITED, exit_code=code, stderr=line.encode(),
+                   duration_ms=(time.perf_counter() - started) * 1000)
 
 
 def _not_started(reason: str, started: float) -> Outcome:
