@@ -318,7 +318,11 @@ def _unique(prefix: str, ids: Any) -> str:
 
     if prefix in ids:
         return prefix
-    found = [i for i in ids if i.startswith(prefix)] if len(prefix) >= 4 else []
+    if len(prefix) < 4:
+        # a short prefix would match too easily: say so, rather than "no such hook"
+        raise HookwireError(f"hook id {prefix!r} is too short: give at least 4 characters of "
+                            "an id that `hookwire trust` lists")
+    found = [i for i in ids if i.startswith(prefix)]
     if len(found) != 1:
         what = "is ambiguous" if found else "matches no configured hook"
         raise HookwireError(f"hook id {prefix!r} {what} (see `hookwire trust`)")

@@ -18,14 +18,13 @@ runtime's own call. An unmapped tool keeps its own name and input.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
 
-from hookwire.errors import ConfigError
+from hookwire.errors import ConfigError, did_you_mean
 
 #: ``mcp__<server>__<tool>``: the name Claude Code and Codex give a tool of an MCP server.
 MCP_NAME = re.compile(r"mcp__[^_].*?__.+")
@@ -166,8 +165,7 @@ def check_mapping(mapping: ToolMapping, vocabularies: Mapping[str, Vocabulary]) 
     knowers = {d: v for d, v in vocabularies.items() if v.knows(harness)}
     if not knowers:
         names = sorted({n for v in vocabularies.values() for n in v.tools})
-        near = difflib.get_close_matches(harness, names, n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        hint = did_you_mean(harness, names)
         raise ConfigError(
             f"tool {mapping.runtime!r} is mapped as {harness!r}, which no installed dialect "
             f"knows{hint}; harness tools: {', '.join(names)}, or mcp__<server>__<tool>")

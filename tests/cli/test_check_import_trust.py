@@ -242,3 +242,9 @@ def test_check_without_a_hooks_file_points_at_foreign_configs(project: Project) 
                for line in lines)
     assert any(".codex/hooks.json" in line and "hookwire import codex" in line
                for line in lines)
+
+
+def test_trust_says_a_prefix_is_too_short(project: Project) -> None:
+    result = project.hookwire("trust", "59")
+    assert result.returncode == 2
+    assert "too short" in result.stderr and "matches no configured hook" not in result.stderr

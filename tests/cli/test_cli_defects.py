@@ -61,6 +61,16 @@ def test_misspelt_key_in_hooks_file_suggests_the_key(tmp_path: Path) -> None:
     assert "unknown field 'timout' @ $.hooks[0] (did you mean 'timeout'?)" in proc.stdout
 
 
+def test_misspelt_event_in_hooks_file_suggests_the_event(tmp_path: Path) -> None:
+    (tmp_path / ".hookwire").mkdir()
+    (tmp_path / ".hookwire" / "hooks.yaml").write_text(
+        "version: 1\nhooks:\n  - dialect: claude\n    event: PreToolUs\n    type: command\n"
+        "    command: [./a.sh]\n")
+    proc = hookwire("check", cwd=tmp_path, env={"HOME": str(tmp_path)})
+    assert proc.returncode != 0
+    assert "no event 'PreToolUs' (did you mean 'PreToolUse'?)" in proc.stdout
+
+
 def test_several_problems_are_reported_in_one_pass(tmp_path: Path) -> None:
     (tmp_path / ".hookwire").mkdir()
     (tmp_path / ".hookwire" / "hooks.yaml").write_text(

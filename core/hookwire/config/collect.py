@@ -16,7 +16,7 @@ import attrs
 
 from hookwire.config.model import Config, LoadedFile, Scope
 from hookwire.dialect import ConfigProblem, HookEntry, Location, ProblemKind, Provenance
-from hookwire.errors import ConfigError, UnknownDialectError
+from hookwire.errors import ConfigError, UnknownDialectError, did_you_mean
 
 
 @attrs.frozen(kw_only=True)
@@ -82,8 +82,9 @@ def own_entries(kernel: Any, loaded: LoadedFile) -> list[Item]:
             continue
         if spec.event not in dialect.events:
             known = ", ".join(dialect.events)
-            items.append(Item(problem=f"dialect {spec.dialect!r} has no event {spec.event!r} "
-                                      f"(known: {known}) @ $.hooks[{i}].event", **at))
+            hint = did_you_mean(spec.event, dialect.events)
+            items.append(Item(problem=f"dialect {spec.dialect!r} has no event {spec.event!r}"
+                                      f"{hint} (known: {known}) @ $.hooks[{i}].event", **at))
             continue
         options = dict(spec.options)
         if spec.on_failure is not None:
