@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tarfile
@@ -34,6 +35,17 @@ def tests(session: nox.Session) -> None:
     """The test suite against a regular (non-editable) install."""
     session.install(".[test]")
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """Every wire reader (config files and hook output, per dialect, and hooks.yaml) fuzzed for
+    10,000 hypothesis examples each (``HOOKWIRE_FUZZ_EXAMPLES`` overrides)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/dialects/test_fuzz_readers.py",
+                "tests/config/test_fuzz.py", *session.posargs,
+                env={"HOOKWIRE_FUZZ_EXAMPLES": os.environ.get("HOOKWIRE_FUZZ_EXAMPLES",
+                                                              "10000")})
 
 
 @nox.session

@@ -56,6 +56,18 @@ class ConfigError(HookwireError, ValueError):
         return f"{where}{': ' if where else ''}{self.message}{loc}"
 
 
+class WireError(ConfigError):
+    """A JSON, TOML or YAML text could not be read (:mod:`hookwire.wire`): malformed, nested
+    too deeply, too large or not UTF-8. ``column`` (1-based) and ``pointer`` (``$.hooks``)
+    add to :class:`ConfigError`'s location when known."""
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 column: int | None = None, pointer: str | None = None) -> None:
+        self.column = column
+        self.pointer = pointer
+        super().__init__(message, file=file, line=line)
+
+
 class UnknownDialectError(HookwireError, LookupError):
     """No installed dialect has the requested name (``name``; ``known`` lists what is installed).
 

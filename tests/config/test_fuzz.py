@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -10,6 +11,12 @@ from ruamel.yaml import YAML
 
 from hookwire.config import ConfigFileError, HooksFile, load_text
 from hookwire.errors import ConfigError
+
+
+def _examples(default: int) -> int:
+    """``HOOKWIRE_FUZZ_EXAMPLES`` (``nox -s fuzz``) or the suite's modest default."""
+    return int(os.environ.get("HOOKWIRE_FUZZ_EXAMPLES", default))
+
 
 FIELDS = ["dialect", "event", "type", "command", "matcher", "timeout", "onFailure", "async",
           "options", "source", "version", "sources", "hooks", "path", "optional", "bogus"]
@@ -47,19 +54,19 @@ yaml_tokens = st.sampled_from([
 ])
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=_examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(yaml_tokens, max_size=40).map("".join))
 def test_token_soup_never_crashes(text: str) -> None:
     check(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=_examples(300), deadline=None)
 @given(st.text(max_size=200))
 def test_arbitrary_text_never_crashes(text: str) -> None:
     check(text)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=_examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.booleans())
 def test_structured_documents_load_or_fail_with_a_location(doc: dict[str, Any],
                                                            flow: bool) -> None:
@@ -79,7 +86,7 @@ argv = st.lists(st.text(min_size=1, max_size=8).filter(
                 min_size=1, max_size=4)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=_examples(200), deadline=None)
 @given(st.lists(st.fixed_dictionaries(
     {"dialect": st.sampled_from(["echo", "claude"]), "event": st.sampled_from(["stop", "x"]),
      "type": st.just("command"), "command": argv},

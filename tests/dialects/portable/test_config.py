@@ -192,7 +192,7 @@ def test_unreadable_files_raise_config_error(tmp_path: Path) -> None:
         load(tmp_path / "missing.json")
     bad = tmp_path / "hooks.json"
     bad.write_text('{"$schema": ')
-    with pytest.raises(ConfigError, match="not JSON") as info:
+    with pytest.raises(ConfigError, match="invalid JSON") as info:
         load(bad)
     assert info.value.line == 1
 
@@ -202,7 +202,7 @@ def test_problem_lines_point_into_the_file(make_plugin) -> None:
     (problem,) = PortableDialect().read_config(root / "hooks.json").problems
     text = (root / "hooks.json").read_text().splitlines()
     assert problem.location.line is not None
-    assert '"turn-end"' in text[problem.location.line - 1]
+    assert '"a b"' in text[problem.location.line - 1]  # the handler's field itself
 
 
 def test_plugin_name_comes_from_the_manifest(make_plugin) -> None:

@@ -18,6 +18,8 @@ import json
 import os
 import sys
 
+from hookwire.wire import parse_json
+
 HEADERS_ENV = "HOOKWIRE_HTTP_HEADERS"
 #: Headers Claude Code ignores when a hook sets them.
 _IGNORED = frozenset({"content-length", "transfer-encoding"})
@@ -51,7 +53,7 @@ def main(argv: list[str]) -> int:
     if not text.strip():
         return 0
     try:
-        value = json.loads(text)
+        value = parse_json(text)
     except ValueError:
         value = None
     if not isinstance(value, dict):

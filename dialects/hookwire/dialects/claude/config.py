@@ -35,10 +35,11 @@ from hookwire.dialect import (
 )
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
-from hookwire.dialects.claude._jsonpos import line_for, loads_with_lines, pointer
+from hookwire.dialects.claude._jsonpos import line_for, pointer
 from hookwire.dialects.claude.events import EVENTS, NARROW_MATCHER_EVENTS, TOOL_EVENTS
 from hookwire.dialects.claude.handler import ClaudeHandler
-from hookwire.errors import ConfigError
+from hookwire.errors import ConfigError, WireError
+from hookwire.wire import parse_json, read_json, read_text
 
 DIALECT = "claude"
 #: disableAllHooks precedence: a higher number overrides a lower one.
@@ -146,8 +147,15 @@ def scope_of(path: Path, home: Path | None = None) -> str:
 def _same(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop
         return a == b
+
+
+def _key(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        return os.path.abspath(path)
 
 
 def _plugin_root(path: Path) -> Path | None:
@@ -163,10 +171,10 @@ def plugin_info(root: Path) -> tuple[str, Path]:
     name = root.name
     manifest = root / ".claude-plugin" / "plugin.json"
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data = parse_json(read_text(manifest))
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             name = data["name"]
-    except (OSError, ValueError):
+    except WireError:
         pass
     safe = re.sub(r"[^A-Za-z0-9_.-]", "-", name)
     return name, config_dir() / "plugins" / "data" / safe
@@ -337,7 +345,8 @@ def _subpath(at: str, base: str) -> JPath:
 
 
 def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
-              home: Path | None = None, plugin_root: Path | None = None) -> ConfigResult:
+              home: Path | None = None, plugin_root: Path | None = None,
+              _reading: frozenset[str] = frozenset()) -> ConfigResult:
     """Read the hooks of one settings file, plugin ``hooks.json`` or plugin ``plugin.json``.
 
     ``plugin_root``: the file belongs to the plugin installed there (needed for hook files a
@@ -345,17 +354,8 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
     ``disableAllHooks`` (``None`` when unset) and ``enabledPlugins`` (``{}`` when unset).
     """
     file = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror or exc}", file=file) from None
-    except UnicodeDecodeError:
-        raise ConfigError("not UTF-8 text", file=file) from None
-    try:
-        data, lines = loads_with_lines(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=file,
-                          line=exc.lineno) from None
+    doc = read_json(read_text(path), file=file)  # WireError: a located ConfigError
+    data, lines = doc.value, dict(doc.lines)
     if not isinstance(data, dict):
         raise ConfigError("a Claude Code settings file must be a JSON object", file=file, line=1)
     root = plugin_root if plugin_root is not None else _plugin_root(path)
@@ -374,11 +374,21 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
     hooks = data.get("hooks")
     if isinstance(hooks, (str, list)) and path.name == "plugin.json" and root is not None:
         for i, rel in enumerate([hooks] if isinstance(hooks, str) else hooks):
+            at: JPath = ("hooks",) if isinstance(hooks, str) else ("hooks", i)
             if not isinstance(rel, str):
-                reader.problem("plugin `hooks` paths must be strings", ("hooks", i),
-                               severity="error")
+                reader.problem("plugin `hooks` paths must be strings", at, severity="error")
                 continue
-            sub = read_file(root / rel, provenance=provenance, home=home, plugin_root=root)
+            target = root / rel
+            if _key(target) in _reading | {_key(path)}:
+                reader.problem(f"plugin `hooks` path {rel!r} names a file being read already "
+                               "(a loop): not read again", at, severity="error")
+                continue
+            try:
+                sub = read_file(target, provenance=provenance, home=home, plugin_root=root,
+                                _reading=_reading | {_key(path)})
+            except ConfigError as exc:
+                reader.problem(f"plugin hooks file {rel!r}: {exc}", at, severity="error")
+                continue
             reader.entries.extend(sub.entries)
             reader.problems.extend(sub.problems)
     elif hooks is not None:
@@ -433,11 +443,11 @@ def installed_plugins(config: Path) -> tuple[dict[str, list[Mapping[str, Any]]],
     (``name@marketplace``): version 2 lists records per id, version 1 has one record per id.
     A missing file is no record; an unreadable one is a problem."""
     path = config / "plugins" / "installed_plugins.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not path.exists():
         return {}, []
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    try:
+        data = parse_json(read_text(path))
+    except WireError as exc:
         return {}, [ConfigProblem(message=f"cannot read the plugin registry: {exc}; installed "
                                   "plugins are looked up in the plugin cache only",
                                   location=Location(file=str(path)), severity="error",
@@ -500,8 +510,8 @@ def plugin_hook_files(root: Path) -> tuple[list[Path], list[ConfigProblem]]:
         files.append(default)
     manifest = root / ".claude-plugin" / "plugin.json"
     try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = parse_json(read_text(manifest))
+    except WireError:
         return files, problems
     hooks = data.get("hooks") if isinstance(data, dict) else None
     if hooks is None:

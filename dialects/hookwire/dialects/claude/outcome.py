@@ -31,6 +31,7 @@ from hookwire.dialects.claude.handler import handler_of
 from hookwire.events import SeamEvent
 from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Decision, Halt, Source, SourceKind
+from hookwire.wire import parse_json
 
 NO_VERDICT = "hook_no_verdict: A hook didn't answer in time, so it didn't check this action."
 NO_VERDICT_FAILED = "hook_no_verdict: A hook failed, so it didn't check this action."
@@ -123,7 +124,7 @@ def parse_stdout(stdout: str) -> dict[str, Any] | None:
     if not stdout.lstrip().startswith("{"):
         return None
     try:
-        value = json.loads(stdout)
+        value = parse_json(stdout)  # any depth: a located ValueError, never recursion
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

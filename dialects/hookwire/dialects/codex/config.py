@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -44,11 +43,14 @@ from hookwire.dialects.codex import matcher as m
 from hookwire.dialects.codex import trust
 from hookwire.dialects.codex._jsonlines import line_index
 from hookwire.dialects.codex.handler import CodexHandler, handler_of
-from hookwire.errors import ConfigError
+from hookwire.errors import ConfigError, WireError
+from hookwire.wire import parse_json, read_json, read_text, read_toml
 
 DIALECT = "codex"
 HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
 _U64_MAX = 2**64 - 1
+#: serde_json's recursion limit: a deeper document fails to parse in Codex too.
+MAX_DEPTH = 128
 
 
 class _Fatal(Exception):
@@ -83,11 +85,12 @@ def read_hooks_json(source: Source, states: Mapping[str, trust.HookState]) -> Co
     """Read one ``hooks.json`` (raises :class:`ConfigError` only when it cannot be read)."""
     text = _read_text(source.path)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _failed(source, f"{exc.msg} at line {exc.lineno} column {exc.colno}",
-                       exc.lineno)
-    reader = _Reader(source, states, line_index(text))
+        doc = read_json(text, file=str(source.path), max_depth=MAX_DEPTH)
+    except WireError as exc:
+        at = f" at line {exc.line} column {exc.column}" if exc.line and exc.column else ""
+        return _failed(source, exc.message.removeprefix("invalid JSON: ") + at, exc.line)
+    data = doc.value
+    reader = _Reader(source, states, line_index(doc))
     try:
         if not isinstance(data, dict):
             raise _Fatal(f"invalid type: {_kind(data)}, expected struct HooksFile")
@@ -106,10 +109,7 @@ def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
                      data: Mapping[str, Any] | None = None) -> ConfigResult:
     """Read the ``[hooks]`` table of one ``config.toml`` (a broken TOML file raises)."""
     if data is None:
-        try:
-            data = tomllib.loads(_read_text(source.path))
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"invalid TOML: {exc}", file=str(source.path)) from None
+        data = _toml(source.path)  # a broken file: a located ConfigError
     hooks = data.get("hooks")
     if hooks is None:
         return ConfigResult()
@@ -127,9 +127,17 @@ def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"failed to read hooks config: {exc}", file=str(path)) from None
+        return read_text(path)
+    except WireError as exc:
+        raise ConfigError(f"failed to read hooks config: {exc.message}", file=str(path),
+                          line=exc.line) from None
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    """The table of a ``config.toml``; a :class:`ConfigError` with its line when broken."""
+    value: dict[str, Any] = read_toml(_read_text(path), file=str(path),
+                                      max_depth=MAX_DEPTH).value
+    return value
 
 
 def _failed(source: Source, why: str, line: int | None = None) -> ConfigResult:
@@ -338,7 +346,7 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
     source = Source(path=abspath(path), provenance=provenance, managed=managed, label=label)
     states = dict(states or {})
     if path.suffix == ".toml":
-        data = tomllib.loads(_read_text(path)) if path.is_file() else {}
+        data = _toml(path) if path.is_file() else {}
         states.update(trust.states_from(data))
         return read_config_toml(source, states, data)
     return read_hooks_json(source, states)
@@ -398,13 +406,14 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
     """
     home = abspath(codex_home or trust.codex_home())
     user_toml = home / "config.toml"
-    try:
-        user_config = tomllib.loads(user_toml.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        user_config = {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read the Codex user config: {exc}", file=str(user_toml)) \
-            from None
+    user_config: dict[str, Any] = {}
+    if user_toml.exists():
+        try:
+            user_config = read_toml(read_text(user_toml), file=str(user_toml),
+                                    max_depth=MAX_DEPTH).value
+        except WireError as exc:
+            raise ConfigError(f"cannot read the Codex user config: {exc.message}",
+                              file=str(user_toml), line=exc.line) from None
     states = trust.states_from(user_config)
     seen: set[Path] = set()
     results: list[ConfigResult] = []
@@ -449,8 +458,12 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
     declared: Any = None
     if manifest_path.is_file():
         try:
-            declared = json.loads(manifest_path.read_text(encoding="utf-8")).get("hooks")
-        except (OSError, ValueError, AttributeError) as exc:
+            manifest = parse_json(read_text(manifest_path), file=str(manifest_path),
+                                  max_depth=MAX_DEPTH)
+            if not isinstance(manifest, dict):
+                raise WireError("a plugin manifest is a JSON object", file=str(manifest_path))
+            declared = manifest.get("hooks")
+        except WireError as exc:
             return ConfigResult(problems=(ConfigProblem(
                 message=f"failed to read plugin manifest {manifest_path}: {exc}",
                 location=Location(file=str(manifest_path))),))

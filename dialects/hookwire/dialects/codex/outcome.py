@@ -17,7 +17,6 @@ Per event (:func:`combine`): Codex's combination rules, folded in configured ord
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,10 +27,12 @@ import attrs
 from hookwire.dialect import HookEntry
 from hookwire.dialects.codex import _schema, _spill
 from hookwire.dialects.codex import events as ev
+from hookwire.dialects.codex.config import MAX_DEPTH
 from hookwire.dialects.codex.handler import handler_of
 from hookwire.events import SeamEvent
 from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Decision, Halt, Source, SourceKind
+from hookwire.wire import parse_json
 
 _SLUGS = {name: re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower() for name in ev.EVENTS}
 #: Events whose plain (non-JSON) stdout becomes additional context.
@@ -125,7 +126,7 @@ def _fail(src: Source, message: str, messages: Sequence[str] = ()) -> Answer:
 def _parse(native: str, text: str) -> dict[str, Any] | None:
     """Exactly one JSON object that the event's output schema accepts, else ``None``."""
     try:
-        data = json.loads(text)
+        data = parse_json(text, max_depth=MAX_DEPTH)  # serde_json's limit
     except ValueError:
         return None
     if not isinstance(data, dict) or native not in _READERS:

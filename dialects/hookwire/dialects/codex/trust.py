@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import shlex
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,8 @@ from typing import Any
 import attrs
 
 from hookwire.dialects.codex.events import CONTEXT_LIMIT, LABELS
+from hookwire.errors import WireError
+from hookwire.wire import read_text, read_toml
 
 
 class TrustStatus(enum.StrEnum):
@@ -110,8 +111,8 @@ def codex_home(env: Mapping[str, str] | None = None) -> Path:
 def load_states(config_toml: Path) -> dict[str, HookState]:
     """The ``[hooks.state]`` records of a user ``config.toml`` (empty when absent or broken)."""
     try:
-        data = tomllib.loads(config_toml.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(read_text(config_toml), file=str(config_toml)).value
+    except WireError:
         return {}
     return states_from(data)
 

@@ -13,7 +13,6 @@ an error problem naming it, and the others load. ``schema/hooks.schema.json`` sa
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,7 +38,9 @@ from hookwire.dialects.portable.events import (
     SESSION_END,
 )
 from hookwire.dialects.portable.handler import PortableHandler
-from hookwire.errors import ConfigError
+from hookwire.errors import ConfigError, WireError
+from hookwire.wire import Path as JPath
+from hookwire.wire import line_for, parse_json, read_json, read_text
 
 SCHEMA_VERSION = "0.1.0"
 SCHEMA_ID = f"https://hookwire.dev/schemas/portable-hooks/{SCHEMA_VERSION}/hooks.schema.json"
@@ -95,8 +96,9 @@ def plugin_name(root: Path) -> str:
     """``name`` from the Agent Plugins manifest when present and valid, else a slug of the
     directory name."""
     try:
-        name = json.loads((root / "plugin.json").read_text("utf-8")).get("name")
-    except (OSError, ValueError, AttributeError):
+        manifest = parse_json(read_text(root / "plugin.json"))
+        name = manifest.get("name") if isinstance(manifest, dict) else None
+    except WireError:
         name = None
     if isinstance(name, str) and PLUGIN_NAME.fullmatch(name) and "--" not in name \
             and ".." not in name:
@@ -113,19 +115,12 @@ def hooks_file(path: Path) -> Path:
 def load(path: Path) -> PluginHooks:
     """Read and validate one hooks file (or plugin directory)."""
     file = hooks_file(Path(path))
-    try:
-        text = file.read_text("utf-8")
-    except FileNotFoundError:
-        raise ConfigError("no such hooks file", file=str(file)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", file=str(file)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"not JSON: {exc.msg} (column {exc.colno})", file=str(file),
-                          line=exc.lineno) from None
+    if not file.exists():
+        raise ConfigError("no such hooks file", file=str(file))
+    doc = read_json(read_text(file), file=str(file))  # WireError: a located ConfigError
+    data = doc.value
     root = Path(file).absolute().parent
-    reader = _Reader(file=str(file), text=text)
+    reader = _Reader(file=str(file), lines=doc.lines)
     handlers = reader.read(data, root)
     return PluginHooks(root=root, name=plugin_name(root), file=file, handlers=handlers,
                        problems=tuple(reader.problems))
@@ -159,25 +154,25 @@ def read_config(path: Path, *, provenance: Provenance = Provenance.PLUGIN,
 @attrs.define
 class _Reader:
     file: str
-    text: str
+    lines: Mapping[JPath, int]
     problems: list[ConfigProblem] = attrs.Factory(list)
 
     def problem(self, message: str, pointer: str, event: str | None = None,
-                severity: str = "error", kind: ProblemKind = ProblemKind.CONFIG) -> None:
+                severity: str = "error", kind: ProblemKind = ProblemKind.CONFIG,
+                path: JPath | None = None) -> None:
+        if path is None:
+            path = ("hooks", event) if event else ()
         self.problems.append(ConfigProblem(
             message=message, event=event, severity=severity, kind=kind,
-            location=Location(file=self.file, line=self._line(event), pointer=pointer)))
-
-    def _line(self, key: str | None) -> int | None:
-        idx = self.text.find(f'"{key}"') if key else -1
-        return self.text.count("\n", 0, idx) + 1 if idx >= 0 else None
+            location=Location(file=self.file, line=line_for(self.lines, path),
+                              pointer=pointer)))
 
     def read(self, data: Any, root: Path) -> tuple[Handler, ...]:
         if not isinstance(data, dict):
             self.problem("a hooks file is a JSON object", "$")
             return ()
         schema = data.get("$schema")
-        if schema not in SUPPORTED_SCHEMAS:
+        if not isinstance(schema, str) or schema not in SUPPORTED_SCHEMAS:
             self.problem(f"unsupported $schema {schema!r} (supported: {SCHEMA_ID}); "
                          "the file is rejected", "$.$schema")
             return ()
@@ -216,7 +211,9 @@ class _Reader:
 
         def bad(msg: str, field: str = "") -> None:
             self.problem(msg, ptr + (f".{field}" if field else ""), event,
-                         kind=ProblemKind.INVALID_HANDLER)
+                         kind=ProblemKind.INVALID_HANDLER,
+                         path=("hooks", event, i, *field.split(".", 1)[:1]) if field
+                         else ("hooks", event, i))
 
         if not isinstance(raw, dict):
             bad("a handler is an object with a command")
@@ -266,7 +263,7 @@ class _Reader:
                                     or not 0 < timeout <= MAX_TIMEOUT):
             bad(f"timeout is a number of seconds in (0, {MAX_TIMEOUT:g}]", "timeout")
         result = raw.get("result", "none")
-        if result not in RESULT_MODES:
+        if not isinstance(result, str) or result not in RESULT_MODES:
             bad(f"result must be one of {', '.join(RESULT_MODES)}", "result")
         if len(self.problems) > before or not isinstance(command, str):
             return None  # an invalid handler is skipped; the others still load

@@ -13,13 +13,12 @@ diagnostic, never cut.
 
 from __future__ import annotations
 
-import json
-
 from hookwire.dialect import HookEntry
 from hookwire.dialects.portable.handler import handler_of
 from hookwire.events import SeamEvent
 from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Source, SourceKind
+from hookwire.wire import parse_json
 
 DEFAULT_CONTEXT_LIMIT = 10_000
 
@@ -35,8 +34,8 @@ def interpret(entry: HookEntry, event: SeamEvent, native: str, outcome: Outcome,
     if text is None or not text.strip():
         return Answer()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+        data = parse_json(text)  # any depth, size: a ValueError, never recursion
+    except ValueError:
         return Answer(diagnostics=("context result is not JSON: nothing contributed",))
     if not isinstance(data, dict) or not isinstance(data.get("context", ""), str):
         return Answer(diagnostics=('context result must be {"context": string}: nothing '
