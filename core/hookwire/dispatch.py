@@ -82,8 +82,8 @@ class Dispatcher:
         if registry.audit:
             registry.audit_call("seam_started", event=event, session=session)
         selected: list[_Selected] = []
-        mapped = bool(self.tools) and seam in TOOL_SEAMS
-        for group in self.index.groups(seam):
+        mapped = self.tools.active and seam in TOOL_SEAMS
+        for group in self.index.by_seam.get(seam, ()):
             native = group.native
             if group.ambiguous and group.dialect.native_event(event) != native:
                 continue

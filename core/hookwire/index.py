@@ -39,7 +39,8 @@ class Index:
         self._activate = activate
         self._hooks: list[HookEntry] = []
         self._active: set[str] = set()
-        self._by_seam: dict[Seam, tuple[Group, ...]] = {}
+        #: seam → its groups (read directly by the dispatch loop: no call on the hot path)
+        self.by_seam: dict[Seam, tuple[Group, ...]] = {}
 
     @property
     def hooks(self) -> Sequence[HookEntry]:
@@ -52,17 +53,17 @@ class Index:
             self._dialect(entry.dialect)  # fail early on an unknown dialect
             added.append(attrs.evolve(entry, order=base + i))
         self._hooks.extend(added)
-        self._by_seam = self._build()
+        self.by_seam = self._build()
         for name in {e.dialect for e in added} - self._active:
             self._active.add(name)
             self._activate(self._dialect(name))
 
     def groups(self, seam: Seam) -> tuple[Group, ...]:
-        return self._by_seam.get(seam, ())
+        return self.by_seam.get(seam, ())
 
     def has(self, seam: Seam) -> bool:
         """Whether any configured hook may fire on ``seam``."""
-        return seam in self._by_seam
+        return seam in self.by_seam
 
     def _build(self) -> dict[Seam, tuple[Group, ...]]:
         grouped: dict[tuple[str, str], list[HookEntry]] = {}

@@ -3,7 +3,7 @@ configured), the tool map and the dispatch loop (what happens on a seam)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +16,7 @@ from hookwire.events import Seam, SeamEvent, SessionInfo
 from hookwire.hosts import HostProfile
 from hookwire.index import Index
 from hookwire.registry import DialectInfo, Registry
-from hookwire.tools import ToolMap, ToolMapping, check_mapping, parse_mappings
+from hookwire.tools import ToolMap, ToolMapping, parse_mappings
 from hookwire.verdicts import Verdict
 
 if TYPE_CHECKING:
@@ -140,19 +140,17 @@ class Kernel:
     def map_tool(self, runtime: str, harness: str,
                  input: Mapping[str, str] | None = None) -> None:
         """Say once that runtime tool ``runtime`` is harness tool ``harness`` (``"Bash"``,
-        ``"Write"``, ``"mcp__server__tool"`` ...), ``input`` mapping each harness field to the
-        runtime argument that carries it (``{"command": "cmd"}``). Hooks then see the call in
-        their harness's name and shape, and rewrites come back in the runtime's argument names.
-        Raises :class:`~hookwire.errors.ConfigError` for a tool or field no dialect knows."""
-        mapping = ToolMapping(runtime=runtime, harness=harness, input=dict(input or {}))
-        check_mapping(mapping, self.registry.vocabularies())
-        self.tools.add(mapping)
+        ``"mcp__server__tool"`` ...), ``input`` mapping harness fields to runtime arguments
+        (``{"command": "cmd"}``); see :mod:`hookwire.tools`. Raises
+        :class:`~hookwire.errors.ConfigError` for a tool or field no dialect knows."""
+        self.tools.map(ToolMapping(runtime=runtime, harness=harness, input=dict(input or {})),
+                       self.registry.vocabularies())
 
     def map_tools(self, tools: Mapping[str, Any]) -> None:
         """Several :meth:`map_tool` calls in the hooks file's ``tools:`` shape:
         ``{"run_shell": {"as": "Bash", "input": {"command": "cmd"}}}``."""
         for mapping in parse_mappings(tools):
-            self.map_tool(mapping.runtime, mapping.harness, mapping.input)
+            self.tools.map(mapping, self.registry.vocabularies())
 
     # -- running -------------------------------------------------------------------------------
 
@@ -184,7 +182,9 @@ class Kernel:
 
         return SyncSession(self, **kwargs)
 
-    async def dispatch(self, event: SeamEvent, session: Session) -> Verdict:
-        """Run every contributor of ``event``'s seam and fold their answers into its verdict
-        (hosts call :meth:`Session.dispatch`, which also records a halt)."""
-        return await self.dispatcher.dispatch(event, session)
+    @property
+    def dispatch(self) -> Callable[[SeamEvent, Session], Awaitable[Verdict]]:
+        """``await kernel.dispatch(event, session)``: run every contributor of ``event``'s seam
+        and fold their answers into its verdict (hosts call :meth:`Session.dispatch`, which
+        also records a halt). The dispatcher's own method, with no facade layer between."""
+        return self.dispatcher.dispatch

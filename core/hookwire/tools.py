@@ -132,9 +132,11 @@ class ToolMap:
 
     def __init__(self) -> None:
         self._by_runtime: dict[str, ToolMapping] = {}
+        #: whether any tool is mapped (a plain attribute: read on every dispatch)
+        self.active = False
 
     def __bool__(self) -> bool:
-        return bool(self._by_runtime)
+        return self.active
 
     def __iter__(self) -> Any:
         return iter(self._by_runtime.values())
@@ -145,8 +147,14 @@ class ToolMap:
     def get(self, runtime: str) -> ToolMapping | None:
         return self._by_runtime.get(runtime)
 
+    def map(self, mapping: ToolMapping, vocabularies: Mapping[str, Vocabulary]) -> None:
+        """Add ``mapping`` once :func:`check_mapping` accepts it against ``vocabularies``."""
+        check_mapping(mapping, vocabularies)
+        self.add(mapping)
+
     def add(self, mapping: ToolMapping) -> None:
         self._by_runtime[mapping.runtime] = mapping
+        self.active = True
 
     def harness_name(self, runtime: str, vocabulary: Vocabulary) -> str:
         """The name a hook of ``vocabulary``'s harness sees for runtime tool ``runtime``."""
