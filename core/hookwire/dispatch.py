@@ -12,13 +12,14 @@ from __future__ import annotations
 import inspect
 import logging
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import attrs
 
-from hookwire import runner
+from hookwire import _plans, runner
 from hookwire.audit import Invocation, InvocationResult, next_id
 from hookwire.dialect import Dialect, HookEntry
 from hookwire.errors import PluginError
@@ -74,6 +75,19 @@ class Dispatcher:
         #: returns the Command to run (e.g. rewritten to a verified private copy) or an Answer
         #: to use instead; a check that raises runs nothing.
         self.trust_gate: Callable[[HookEntry, Seam], TrustDecision] | None = None
+        #: Shell elision (:func:`hookwire._plans.elide`): the host's choice (``Kernel``), the
+        #: hooks file's, and per-session overrides; the first one set wins, in reverse order.
+        self.shell_elision: bool | None = None
+        self.file_shell_elision: bool | None = None
+        self.session_shell_elision: weakref.WeakKeyDictionary[Session, bool] = (
+            weakref.WeakKeyDictionary())
+
+    def elides(self, session: Session) -> bool:
+        """Whether ``session``'s shell hooks run without the shell where they can."""
+        chosen = self.session_shell_elision.get(session) if self.session_shell_elision else None
+        if chosen is None:
+            chosen = self.shell_elision
+        return bool(self.file_shell_elision if chosen is None else chosen)
 
     async def dispatch(self, event: SeamEvent, session: Session) -> Verdict:
         """Every contributor of ``event``'s seam, folded into its verdict."""
@@ -243,6 +257,8 @@ class Dispatcher:
             if isinstance(checked, Answer):
                 return _refused(checked, source, dialect, native, entry)
             command = checked
+        if command.shell is not None and self.elides(session):
+            command = _plans.elide(command)
         audit = self.registry.audit
         invocation = Invocation(id=next_id(), seam=event.seam, source=source,
                                 session_id=session.info.session_id, native_event=native,

@@ -34,16 +34,20 @@ class Kernel:
     ``Kernel()`` loads every ``hookwire.dialects`` and ``hookwire.plugins`` entry point (each in
     its own error boundary: a broken one is recorded in :attr:`load_errors` and skipped).
     ``plugins`` are registered in-process after them. ``output_cap`` bounds each hook's stdout
-    and stderr.
+    and stderr. ``shell_elision=True`` execs a shell hook whose text is a plain word list
+    directly instead of through ``/bin/sh -c`` (a documented divergence; ``None``: as the hooks
+    file says, else off; a session may override it).
     """
 
     def __init__(self, *, plugins: Iterable[object] = (), load_entry_points: bool = True,
-                 output_cap: int = runner.DEFAULT_OUTPUT_CAP) -> None:
+                 output_cap: int = runner.DEFAULT_OUTPUT_CAP,
+                 shell_elision: bool | None = None) -> None:
         self.registry = Registry(load_entry_points=load_entry_points)
         self.index = Index(self.registry.dialect, self._activate)
         #: Runtime tools mapped onto harness tools (:meth:`map_tool`).
         self.tools = ToolMap()
         self.dispatcher = Dispatcher(self.registry, self.index, self.tools, output_cap)
+        self.dispatcher.shell_elision = shell_elision
         #: "Can anything match this tool?" per seam, before any event is built.
         self.match_check = MatchCheck(self.dispatcher)
         #: Problems the config readers reported (:meth:`add_config`, :meth:`discover`); every
@@ -171,10 +175,15 @@ class Kernel:
     def session(self, info: SessionInfo | None = None, **kwargs: Any) -> Session:
         """A new :class:`~hookwire.Session`; pass a :class:`SessionInfo` or its fields
         (``session_id``, ``cwd``, ``project_dir``, ``transcript_path``, ``permission_mode``,
-        ``model``) plus session options (``max_stop_blocks``, ``host``, ``tools``)."""
+        ``model``) plus session options (``max_stop_blocks``, ``host``, ``tools``,
+        ``shell_elision``: this session's own choice, see :class:`Kernel`)."""
         from hookwire.session import Session
 
-        return Session(self, info, **kwargs)
+        elision = kwargs.pop("shell_elision", None)
+        session = Session(self, info, **kwargs)
+        if elision is not None:
+            self.dispatcher.session_shell_elision[session] = bool(elision)
+        return session
 
     def sync_session(self, **kwargs: Any) -> SyncSession:
         """A blocking :class:`~hookwire.sync.SyncSession` for synchronous runtimes."""

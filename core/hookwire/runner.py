@@ -26,10 +26,11 @@ from hookwire._command import (
     Outcome,
     OutcomeKind,
 )
+from hookwire._plans import PlanCache
 from hookwire._process import _Child, _Watch
 
 __all__ = ["DEFAULT_GRACE", "DEFAULT_OUTPUT_CAP", "Command", "Direct", "Environment", "Outcome",
-           "OutcomeKind", "run"]
+           "OutcomeKind", "PlanCache", "run"]
 
 
 async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None = None) -> Outcome:

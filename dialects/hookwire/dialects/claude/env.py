@@ -6,6 +6,12 @@ Environment (observed on 2.1.332): the host's own environment unchanged, then th
 ``COREPACK_ENABLE_AUTO_PIN=0``, ``NoDefaultCurrentDirectoryInExePath=1``, ``PWD``;
 ``CLAUDE_EFFORT`` on tool and stop events when the host gives an effort; ``CLAUDE_ENV_FILE``
 on SessionStart only; ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA`` for plugin hooks.
+
+The environment and cwd are a spawn plan (:class:`~hookwire.runner.PlanCache`): built and
+encoded once per (entry, session, event, effort), and again when the session's cwd changes
+(or is gone);
+the host's own environment is read then. SessionStart builds its own each time (it creates
+the ``CLAUDE_ENV_FILE``).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from hookwire import __version__
 from hookwire.dialect import HookEntry
 from hookwire.dialects.claude.handler import handler_of
 from hookwire.events import SeamEvent, SessionInfo
+from hookwire.runner import Environment, PlanCache
 
 ENTRYPOINT = "hookwire"
 AI_AGENT = f"hookwire_{__version__.replace('.', '-')}_claude-dialect"
@@ -47,9 +54,26 @@ def substitute(text: str, values: Mapping[str, str]) -> str:
     return text
 
 
+_PLANS = PlanCache()
+
+
 def environment(entry: HookEntry, event: SeamEvent, native: str,
-                session: SessionInfo) -> dict[str, str]:
-    """The complete environment of the hook process."""
+                session: SessionInfo) -> Environment:
+    """The complete environment of the hook process (from the plan of its entry in the
+    session)."""
+    effort = event.extra.get("effort")
+    level = effort.get("level") if isinstance(effort, Mapping) else None
+    if native not in _EFFORT_EVENTS or not isinstance(level, str):
+        level = None
+    if native == "SessionStart":
+        return Environment(_environment(entry, native, session, level))
+    # keyed by the cwd found too: a cwd removed since falls back as Claude Code's does
+    return _PLANS.get(entry, session, (native, level, working_dir(session)),
+                      lambda: Environment(_environment(entry, native, session, level)))
+
+
+def _environment(entry: HookEntry, native: str, session: SessionInfo,
+                 level: str | None) -> dict[str, str]:
     env = dict(os.environ)
     env.update(session.env)
     env.update({
@@ -64,9 +88,7 @@ def environment(entry: HookEntry, event: SeamEvent, native: str,
         "NoDefaultCurrentDirectoryInExePath": "1",
         "PWD": working_dir(session),
     })
-    effort = event.extra.get("effort")
-    level = effort.get("level") if isinstance(effort, Mapping) else None
-    if native in _EFFORT_EVENTS and isinstance(level, str):
+    if level is not None:
         env["CLAUDE_EFFORT"] = level
     else:
         env.pop("CLAUDE_EFFORT", None)

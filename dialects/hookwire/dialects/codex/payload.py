@@ -5,7 +5,9 @@ UTF-8) with **no trailing newline**, keys in Codex's struct order. The command r
 ``<user shell> -c <text>`` (the account's login shell from the password database, non-login
 ``-c``; ``$SHELL -lc`` and then ``/bin/sh -lc`` when the account has none) in the session cwd,
 with the session environment minus five credentials variables, plus the plugin variables for
-plugin hooks. No hook-specific variable is added.
+plugin hooks. No hook-specific variable is added. The environment is a spawn plan, built and
+encoded once per (entry, session) and again when the session's cwd changes; the shell is
+looked up once per account and ``$SHELL``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from hookwire.dialect import HookEntry
 from hookwire.dialects.codex import events as ev
 from hookwire.dialects.codex.handler import handler_of
 from hookwire.events import SeamEvent, SessionInfo
+from hookwire.runner import Environment, PlanCache
 
 #: Keys every payload may carry, in serialisation order (absent ones are skipped).
 _TURN_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact",
@@ -111,8 +114,20 @@ def encode(payload: Mapping[str, Any]) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+_PLANS = PlanCache()
+_shells: dict[tuple[int, str | None], tuple[str, ...]] = {}
+
+
 def user_shell(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """``(shell, "-c")`` for the account's shell; else ``($SHELL, "-lc")``, ``/bin/sh -lc``."""
+    key = (os.getuid(), (os.environ if env is None else env).get("SHELL"))
+    shell = _shells.get(key)
+    if shell is None:
+        shell = _shells[key] = _user_shell(env)
+    return shell
+
+
+def _user_shell(env: Mapping[str, str] | None) -> tuple[str, ...]:
     try:
         shell = pwd.getpwuid(os.getuid()).pw_shell
     except KeyError:
@@ -124,8 +139,12 @@ def user_shell(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     return (fallback, "-lc")
 
 
-def environment(entry: HookEntry, session: SessionInfo) -> dict[str, str]:
+def environment(entry: HookEntry, session: SessionInfo) -> Environment:
     """The session environment, the plugin variables, minus Codex's scrubbed credentials."""
+    return _PLANS.get(entry, session, None, lambda: Environment(_environment(entry, session)))
+
+
+def _environment(entry: HookEntry, session: SessionInfo) -> dict[str, str]:
     env = dict(os.environ)
     env.update(session.env)
     env.update(handler_of(entry).env)

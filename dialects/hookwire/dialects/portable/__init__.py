@@ -19,7 +19,7 @@ from hookwire.dialects.portable.pairing import DeniedAttempts
 from hookwire.errors import EventDataError, UnknownEventError
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.plugin import declare
-from hookwire.runner import Command, Outcome
+from hookwire.runner import Command, Environment, Outcome, PlanCache
 from hookwire.verdicts import Answer
 
 __all__ = ["PortableDialect", "plugin"]
@@ -44,6 +44,8 @@ class PortableDialect(Dialect):
         self.context_limit = context_limit
         self.environ = environ
         self._pairing: DeniedAttempts | None = None
+        #: Spawn plans: paths, executable and environment once per (entry, session).
+        self._plans = PlanCache()
 
     def companions(self) -> list[object]:
         """The observer that closes refused tool attempts with a post-tool-use."""
@@ -72,6 +74,13 @@ class PortableDialect(Dialect):
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
+        plan = self._plans.get(entry, session, native, lambda: self._plan(entry, native,
+                                                                          session))
+        return Command(stdin=payload.encode(payload.build(event, native, session)), **plan)
+
+    def _plan(self, entry: HookEntry, native: str, session: SessionInfo) -> dict[str, Any]:
+        """Everything but stdin, once per (entry, session): paths resolved and contained,
+        the executable found, the environment encoded."""
         h = _handler.handler_of(entry)
         # An entry of hookwire's own file is a bare argv: its plugin root is the project
         # (named like a plugin directory) and its arguments are the rest of the argv.
@@ -87,10 +96,9 @@ class PortableDialect(Dialect):
         env["PLUGIN_ROOT"], env["PLUGIN_DATA"] = root, data
         name = pe.public_name(native)
         timeout = entry.timeout or pe.EVENT_TIMEOUTS.get(name, pe.DEFAULT_TIMEOUT)
-        return Command(
-            argv=(exe, *(_paths.expand(a, root, data) for a in args)),
-            stdin=payload.encode(payload.build(event, native, session)),
-            env=env, cwd=_paths.resolve_cwd(h.cwd, root, data), timeout=timeout)
+        return {"argv": (exe, *(_paths.expand(a, root, data) for a in args)),
+                "env": Environment(env), "cwd": _paths.resolve_cwd(h.cwd, root, data),
+                "timeout": timeout}
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome_: Outcome) -> Answer:
