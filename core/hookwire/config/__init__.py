@@ -51,6 +51,9 @@ def install(kernel: Any, cwd: str | Path | None = None, env: Mapping[str, str] |
     for problem in found.warnings:
         log.warning("%s", problem)
     _map_tools(kernel, config)
+    for loaded in config.files:  # global first: the project file's choice stands
+        if loaded.document.shell_elision is not None:
+            kernel.dispatcher.file_shell_elision = loaded.document.shell_elision
     kernel.add_hooks(found.entries)
     trust.install(kernel, store if store is not None else trust.TrustStore(env=env))
     return found

@@ -65,10 +65,13 @@ class HookSpec:
 @attrs.frozen(kw_only=True)
 class HooksFile:
     """The whole document. ``tools`` maps runtime tools onto harness tools, in the shape of
-    :meth:`hookwire.Kernel.map_tools` (``{run_shell: {as: Bash, input: {command: cmd}}}``)."""
+    :meth:`hookwire.Kernel.map_tools` (``{run_shell: {as: Bash, input: {command: cmd}}}``).
+    ``shell_elision`` opts the hooks in to running plain word lists without ``/bin/sh -c``
+    (the project file's choice over the global one; a host's ``Kernel``/session choice wins)."""
 
     version: int = VERSION
     tools: Mapping[str, Any] = attrs.field(factory=dict)
+    shell_elision: bool | None = None
     sources: tuple[SourceSpec, ...] = ()
     hooks: tuple[HookSpec, ...] = ()
 
