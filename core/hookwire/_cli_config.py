@@ -160,7 +160,9 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str) -> tuple[
     state = trust.state_of(entry, store, pin)
     rid = trust.hook_id(entry)
     if state == trust.TrustState.TRUSTED:
-        return "runs", f"{provenance}, trusted, id {rid}"
+        if pin.text_only and trust.strict_setting():
+            return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
+        return "runs", f"{provenance}, trusted, id {rid}, {pin.pinned}"
     if state == trust.TrustState.CHANGED:
         record = store.get(rid)
         assert record is not None
@@ -292,7 +294,8 @@ def cmd_trust(args: argparse.Namespace) -> int:
             print(f"{state:<8} {rid}  {_what(entry)}\n"
                   f"         source {source}, {_where(entry.location.file, entry.location.line)}"
                   f"; runs {pin.path or '(nothing pinned: ' + str(pin.note) + ')'}"
-                  + (f" via {pin.interpreter}" if pin.interpreter else ""))
+                  + (f" via {pin.interpreter}" if pin.interpreter else "")
+                  + f"\n         {pin.pinned}")
         if waiting:
             print(f"{len(waiting)} hook(s) wait for approval: `hookwire trust ID ...` or "
                   "`hookwire trust --all`")
@@ -305,8 +308,8 @@ def cmd_trust(args: argparse.Namespace) -> int:
         entry, pin, _ = gated[rid]
         source = entry.source or entry.provenance.value
         trust.approve(entry, store, pin, source=source)
-        pinned = f"{pin.path} {pin.digest[:19]}" if pin.path and pin.digest else (
-            f"command text only ({pin.note})")
+        pinned = f"{pin.path} {pin.digest[:19]}, {pin.pinned}" if pin.path and pin.digest \
+            and not pin.text_only else pin.pinned
         print(f"trusted   {rid}  {_what(entry)}  pins {pinned}")
     if not chosen:
         print("nothing waits for approval")

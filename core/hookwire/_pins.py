@@ -9,31 +9,22 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
-import shutil
 import stat
-from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
+from hookwire import _chain
 from hookwire.config._shellwords import Unsafe
 from hookwire.config._shellwords import split as split_words
 from hookwire.runner import Command
 
 #: Programs whose first operand is the file that really runs (its content is pinned instead).
-INTERPRETERS = frozenset({
-    "sh", "bash", "dash", "zsh", "ksh", "fish", "python", "python3", "pypy3", "node", "deno",
-    "bun", "ruby", "perl", "php", "lua", "Rscript", "tsx", "ts-node",
-})
-#: Interpreter options after which there is no script file (inline code or a module).
-_INLINE = frozenset({"-c", "-e", "-m", "--eval", "-p", "--print", "-E"})
-_MAX_SIZE = 64 * 1024 * 1024
-#: An interpreter operand that names a script file (a path, or a name with an extension).
-_SCRIPT_LIKE = re.compile(r"/|\.[A-Za-z0-9]{1,5}$")
-
-
-
+INTERPRETERS = _chain.INTERPRETERS
+_MAX_SIZE = 256 * 1024 * 1024
+#: Digests of files outside the project by (device, inode, size, mtime, ctime): a changed
+#: file has a new ctime, which no unprivileged process can set back.
+_DIGESTS: dict[tuple[int, ...], str] = {}
 
 
 @attrs.frozen(kw_only=True)
@@ -47,14 +38,35 @@ class Pin:
     interpreter: str | None = None
     index: int | None = None
     note: str | None = None
+    #: Every file of the exec chain (launchers, interpreters, ``#!`` lines, the script):
+    #: ``(path, digest)``, outermost first.
+    chain: tuple[tuple[str, str], ...] = ()
+    #: Why only the command text is pinned (inline code, a module, npx ...), else ``None``.
+    text_only: str | None = None
 
     def same(self, other: Pin) -> bool:
-        return (self.path, self.digest, self.interpreter) == (
-            other.path, other.digest, other.interpreter)
+        return (self.path, self.digest, self.interpreter, self.chain, self.text_only) == (
+            other.path, other.digest, other.interpreter, other.chain, other.text_only)
+
+    @property
+    def pinned(self) -> str:
+        """What the pin covers, for ``trust`` and ``check``."""
+        if self.text_only or self.path is None:
+            return f"pinned by command text only ({self.text_only or self.note})"
+        files = len(self.chain) or 1
+        return f"pinned by content ({files} file{'s' if files > 1 else ''} of the exec chain)"
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "digest": self.digest, "interpreter": self.interpreter,
-                "note": self.note}
+                "note": self.note, "chain": [list(c) for c in self.chain],
+                "text_only": self.text_only}
+
+    @classmethod
+    def from_json(cls, raw: Any) -> Pin:
+        return cls(path=raw.get("path"), digest=raw.get("digest"),
+                   interpreter=raw.get("interpreter"), note=raw.get("note"),
+                   chain=tuple((str(p), str(d)) for p, d in raw.get("chain") or ()),
+                   text_only=raw.get("text_only"))
 
 
 def command_argv(command: Command) -> tuple[list[str] | None, str | None]:
@@ -70,45 +82,6 @@ def command_argv(command: Command) -> tuple[list[str] | None, str | None]:
     if not words:
         return None, "empty command"
     return words, None
-
-
-def _which(name: str, command: Command) -> str | None:
-    env = command.env if command.env is not None else os.environ
-    cwd = command.cwd or os.getcwd()
-    if "/" in name:
-        path = os.path.join(cwd, name)
-        return path if os.path.exists(path) else None
-    return shutil.which(name, path=env.get("PATH", os.defpath))
-
-
-def _target(argv: Sequence[str], command: Command,
-            offset: int = 0) -> tuple[str | None, str | None, int, str]:
-    """(file that runs, its interpreter or None, argv index of the file, note); reads nothing."""
-    exe = _which(argv[0], command)
-    if exe is None:
-        return None, None, offset, f"{argv[0]!r} not found"
-    real = os.path.realpath(exe)
-    names = {os.path.basename(argv[0]).rstrip("0123456789."),
-             os.path.basename(real).rstrip("0123456789.")}
-    if "env" in names:  # env [-opts] [NAME=value ...] program args: pin the program
-        for i in range(1, len(argv)):
-            if not (argv[i].startswith("-") or "=" in argv[i]):
-                return _target(argv[i:], command, offset + i)
-        return real, None, offset, ""
-    if names & INTERPRETERS:
-        for i in range(1, len(argv)):
-            arg = argv[i]
-            if arg in _INLINE:
-                break
-            if arg.startswith("-"):
-                continue
-            script = os.path.join(command.cwd or os.getcwd(), arg)
-            if os.path.isfile(script):
-                return os.path.realpath(script), real, offset + i, ""
-            if _SCRIPT_LIKE.search(arg):  # the interpreter itself is pinned; say what is amiss
-                return real, None, offset, f"{arg!r} not found (the script {argv[0]} runs)"
-            break
-    return real, None, offset, ""
 
 
 def _read(path: str) -> bytes:
@@ -132,20 +105,66 @@ def digest_of(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def resolve(command: Command) -> tuple[Pin, bytes | None]:
-    """What ``command`` runs, pinned, with the exact bytes that were hashed."""
+def _where(command: Command) -> tuple[str, Any]:
+    return command.cwd or os.getcwd(), command.env if command.env is not None else os.environ
+
+
+def local(path: str, command: Command) -> bool:
+    """Whether ``path`` is the project's own (under the command's directory): such a file is
+    run from a verified private copy, never from its path."""
+    cwd = os.path.realpath(command.cwd or os.getcwd())
+    return path == cwd or path.startswith(cwd.rstrip("/") + "/")
+
+
+def digest_file(path: str, command: Command) -> tuple[str, bytes | None]:
+    """The digest of ``path`` and, for the project's own files, the bytes hashed."""
+    if local(path, command):
+        data = _read(path)
+        return digest_of(data), data
+    st = os.stat(path)
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if key not in _DIGESTS:
+        _DIGESTS[key] = digest_of(_read(path))
+    return _DIGESTS[key], None
+
+
+def chain_of(command: Command) -> tuple[_chain.Chain | None, str | None]:
     argv, why = command_argv(command)
     if argv is None:
-        return Pin(note=why), None
-    path, interp, index, note = _target(argv, command)
-    if path is None:
-        return Pin(note=note), None
+        return None, why
+    cwd, env = _where(command)
+    return _chain.resolve(argv, cwd, env), None
+
+
+def resolve_chain(command: Command) -> tuple[Pin, _chain.Chain | None, dict[str, bytes]]:
+    """What ``command`` runs, pinned; its chain; the bytes read of the project's own files."""
+    chain, why = chain_of(command)
+    if chain is None:
+        return Pin(note=why, text_only=why), None, {}
+    if chain.missing:
+        return Pin(note=chain.missing), chain, {}
+    digests: list[tuple[str, str]] = []
+    data: dict[str, bytes] = {}
     try:
-        data = _read(path)
+        for link in chain.links:
+            digest, read = digest_file(link.path, command)
+            digests.append((link.path, digest))
+            if read is not None:
+                data[link.path] = read
     except OSError as exc:
-        return Pin(path=path, interpreter=interp, index=index,
-                   note=f"cannot read: {exc.strerror or exc}"), None
-    return Pin(path=path, digest=digest_of(data), interpreter=interp, index=index), data
+        return Pin(note=f"cannot read: {exc.strerror or exc}"), chain, {}
+    main = chain.links[-1] if chain.links else None
+    if main is None:
+        return Pin(note="nothing to pin", text_only=chain.text_only), chain, {}
+    return Pin(path=main.path, digest=dict(digests)[main.path], interpreter=main.runner,
+               index=main.index, chain=tuple(digests), text_only=chain.text_only,
+               note=chain.text_only), chain, data
+
+
+def resolve(command: Command) -> tuple[Pin, bytes | None]:
+    """What ``command`` runs, pinned, with the bytes of its main file when they were read."""
+    pin, _, data = resolve_chain(command)
+    return pin, data.get(pin.path or "")
 
 
 def cannot_run(command: Command) -> tuple[str, str] | None:
@@ -156,12 +175,14 @@ def cannot_run(command: Command) -> tuple[str, str] | None:
     argv, _ = command_argv(command)
     if argv is None:
         return None
-    path, interp, _, note = _target(argv, command)
+    cwd, env = _where(command)
     where = f" (in {command.cwd})" if command.cwd else ""
-    if path is None:
-        return "missing", f"{note}{where}"
-    if interp is None and note:
-        return "missing", f"{note}{where}"
-    if interp is None and (os.path.isdir(path) or not os.access(path, os.X_OK)):
-        return "not executable", f"{path} is not an executable file"
+    exe = _chain.which(argv[0], cwd, env)
+    if exe is None:
+        return "missing", f"{argv[0]!r} not found{where}"
+    if os.path.isdir(exe) or not os.access(exe, os.X_OK):
+        return "not executable", f"{os.path.realpath(exe)} is not an executable file"
+    chain = _chain.resolve(argv, cwd, env)
+    if chain.missing:
+        return "missing", f"{chain.missing}{where}"
     return None

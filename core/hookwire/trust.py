@@ -38,6 +38,7 @@ from typing import Any
 
 import attrs
 
+from hookwire import _runs
 from hookwire._files import atomic_write
 from hookwire._pins import INTERPRETERS as INTERPRETERS
 from hookwire._pins import Pin as Pin
@@ -45,6 +46,7 @@ from hookwire._pins import cannot_run as cannot_run
 from hookwire._pins import command_argv as command_argv
 from hookwire._pins import digest_of as digest_of
 from hookwire._pins import resolve as resolve
+from hookwire._pins import resolve_chain as resolve_chain
 from hookwire.config.loader import user_dir
 from hookwire.dialect import NO_HARNESS_TRUST, HarnessTrust, HookEntry, Provenance
 from hookwire.events import CONTINUE_SEAMS, Seam
@@ -56,6 +58,15 @@ log = logging.getLogger("hookwire.trust")
 TRUST_FILE = "trust.json"
 #: Provenances that run only with a trust record.
 GATED = frozenset({Provenance.IMPORTED, Provenance.LIVE, Provenance.PLUGIN})
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def strict_setting() -> bool:
+    """``HOOKWIRE_TRUST_STRICT=1``: refuse gated hooks pinned by command text only."""
+    return _env_flag("HOOKWIRE_TRUST_STRICT")
+
+
 class TrustState:
     """The trust states of a hook (plain strings, for printing and JSON)."""
 
@@ -134,8 +145,7 @@ class TrustStore:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             records = {}
             for rid, raw in (data.get("records") or {}).items():
-                pin = Pin(**{k: raw["pin"].get(k) for k in ("path", "digest", "interpreter",
-                                                             "note")})
+                pin = Pin.from_json(raw["pin"])
                 records[rid] = Record(id=rid, command_hash=raw["command_hash"], pin=pin,
                                       dialect=raw.get("dialect", ""),
                                       event=raw.get("event", ""),
@@ -260,16 +270,23 @@ class TrustGate:
     """
 
     def __init__(self, kernel: Any, store: TrustStore | None = None,
-                 private_dir: str | None = None) -> None:
+                 private_dir: str | None = None, *, strict: bool | None = None,
+                 pin_harness_trusted: bool | None = None) -> None:
         self.kernel = kernel
         self.store = store if store is not None else TrustStore()
         self._dir = private_dir
         self._warned: set[str] = set()
+        #: Refuse hooks whose exec chain is pinned by command text only.
+        self.strict = strict_setting() if strict is None else strict
+        #: Pin by content also the hooks a harness trusts by its own records (Codex: command
+        #: identity); off by default, so Codex keeps its own semantics.
+        self.pin_harness_trusted = (_env_flag("HOOKWIRE_TRUST_PIN_HARNESS")
+                                    if pin_harness_trusted is None else pin_harness_trusted)
 
     def __call__(self, entry: HookEntry, seam: Seam) -> Answer | Callable[..., Any] | None:
         if not needs_trust(entry):
             return None
-        if dialect_trust(self.kernel, entry).runs is True:
+        if not self.pin_harness_trusted and dialect_trust(self.kernel, entry).runs is True:
             return None
         record = self.store.get(hook_id(entry))
         if record is None or record.command_hash != command_hash(entry):
@@ -300,15 +317,14 @@ class TrustGate:
     def verified(self, entry: HookEntry, seam: Seam, record: Record,
                  command: Command) -> Command | Answer:
         try:
-            current, data = resolve(command)
+            current, chain, data = resolve_chain(command)
             if not record.pin.same(current):
                 return self.refuse(entry, seam, difference(record.pin, current))
-            if data is None or current.path is None or current.index is None:
+            if current.text_only and self.strict:
+                return self.refuse(entry, seam, f"it is {current.pinned} and trust is strict")
+            if chain is None or current.path is None:
                 return command  # nothing pinned but the command text (recorded as such)
-            copy = self._private_copy(data, current)
-            argv, _ = command_argv(command)
-            assert argv is not None
-            argv[current.index] = copy
+            argv = _runs.rewrite(chain, data, self._folder(), command)
             if command.argv is not None:
                 return attrs.evolve(command, argv=tuple(argv))
             return attrs.evolve(command, shell=shlex.join(argv))
@@ -316,20 +332,11 @@ class TrustGate:
             log.exception("trust check failed for %s", describe(entry))
             return self.refuse(entry, seam, f"the trust check failed ({exc!r})")
 
-    def _private_copy(self, data: bytes, pin: Pin) -> str:
+    def _folder(self) -> str:
         if self._dir is None or not os.path.isdir(self._dir):
             self._dir = tempfile.mkdtemp(prefix="hookwire-trusted-")  # 0700, ours alone
             weakref.finalize(self, shutil.rmtree, self._dir, True)
-        assert pin.digest is not None and pin.path is not None
-        # A file executed itself keeps its lack of an execute bit: the copy must not run
-        # where the harness would fail with "permission denied".
-        executable = pin.interpreter is not None or os.access(pin.path, os.X_OK)
-        folder = os.path.join(self._dir, pin.digest[7:39] + ("" if executable else "-r"))
-        target = os.path.join(folder, os.path.basename(pin.path))
-        if not os.path.exists(target):
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            atomic_write(target, data, mode=0o500 if executable else 0o400)
-        return target
+        return self._dir
 
 
 def difference(pinned: Pin, now: Pin) -> str:

@@ -157,7 +157,9 @@ def test_every_transition(setup, tmp_path: Path) -> None:
     assert trust.state_of(other, store, pin_now(kernel, other, tmp_path)) == TrustState.PENDING
 
 
-def test_trusted_hooks_run_from_a_private_read_only_copy(setup, tmp_path: Path) -> None:
+def test_trusted_hooks_run_verified_bytes_under_their_own_name(setup, tmp_path: Path) -> None:
+    """``$0`` is the hook's own path; the shell reads a private read-only copy of the bytes
+    that were checked."""
     kernel, store, gate = setup
     script = marker_script(tmp_path, "hook.sh", "ok")
     e = entry((str(script),))
@@ -165,8 +167,8 @@ def test_trusted_hooks_run_from_a_private_read_only_copy(setup, tmp_path: Path) 
     approve(kernel, store, e, tmp_path)
     fire(kernel, tmp_path)
     (line,) = ran(tmp_path)
-    copy = Path(line.split()[1])
-    assert copy != script and copy.name == "hook.sh"
+    assert Path(line.split()[1]) == script
+    (copy,) = Path(gate._dir).glob("*/hook.sh")  # type: ignore[arg-type]
     assert copy.read_bytes() == script.read_bytes()
     assert copy.stat().st_mode & 0o777 == 0o500
     assert Path(gate._dir).stat().st_mode & 0o777 == 0o700  # type: ignore[arg-type]
