@@ -124,8 +124,9 @@ def env_file(session: SessionInfo) -> str:
 def working_dir(session: SessionInfo) -> str:
     """The session's cwd; if it is gone, Claude Code's fallbacks: the project root, ``$HOME``,
     the temp dir."""
-    for candidate in (session.cwd, session.project_dir, os.path.expanduser("~"),
-                      tempfile.gettempdir()):
+    if os.path.isdir(session.cwd):  # the usual case: one stat
+        return session.cwd
+    for candidate in (session.project_dir, os.path.expanduser("~"), tempfile.gettempdir()):
         if candidate and os.path.isdir(candidate):
             return candidate
     return session.cwd
