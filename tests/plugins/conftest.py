@@ -54,6 +54,8 @@ if mode == "deny_halt" and "halt" in json.dumps(data):
                                 "permissionDecisionReason": "refused before halting"}})
 if mode == "slow":
     time.sleep(30)
+if mode == "post_block":
+    out({"decision": "block", "reason": "lint failed"})
 sys.exit(0)
 '''
 
@@ -172,3 +174,43 @@ def map_tools(project: Path) -> Callable[[Kernel, str], None]:
         assert kernel.tools.get("run_shell") is not None
 
     return apply
+
+
+class Verdicts:
+    """The verdict of every seam a kernel folded, in order (a native plugin on the audit plane):
+    what :func:`hookwire.render.render` is given, to compare the model's request with."""
+
+    hookwire_name = "test-verdicts"
+
+    def __init__(self) -> None:
+        self.seen: list[Any] = []
+
+    from hookwire import hookimpl as _hookimpl
+
+    @_hookimpl
+    def seam_verdict(self, event: Any, session: Any, verdict: Any) -> None:
+        self.seen.append(verdict)
+
+    def last(self, seam: Any) -> Any:
+        return [v for v in self.seen if v.seam is seam][-1]
+
+
+@pytest.fixture
+def verdicts() -> Callable[[Kernel], Verdicts]:
+    """``verdicts(kernel)``: record every folded verdict of ``kernel``."""
+
+    def watch(kernel: Kernel) -> Verdicts:
+        recorder = Verdicts()
+        kernel.register(recorder)
+        return recorder
+
+    return watch
+
+
+def rendered(kernel: Kernel, verdict: Any, *, neutral: bool = False, **subject: Any) -> list[str]:
+    """The texts :func:`hookwire.render.render` gives for ``verdict`` (``neutral``: hookwire's
+    labelled form), for a test to compare with what the model was sent."""
+    from hookwire.render import Subject, render
+
+    return [t.text for t in render(verdict, kernel.dialect, Subject(**subject),
+                                   neutral_form=neutral)]

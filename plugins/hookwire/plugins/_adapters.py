@@ -6,10 +6,13 @@ Nothing here imports a runtime, so the host-profile plugins stay importable with
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
+from typing import Any
 
 from hookwire.errors import HookwireError
+from hookwire.render import ModelText, Placement, Subject, render
+from hookwire.render import render_context as render_context
 from hookwire.verdicts import Context, Halt, Verdict
 
 
@@ -25,15 +28,66 @@ class RunHalted(HookwireError, RuntimeError):
 class PromptBlocked(HookwireError, RuntimeError):
     """A ``prompt_submit`` hook blocked the prompt: the model was never called."""
 
-    def __init__(self, reason: str | None, verdict: Verdict) -> None:
+    def __init__(self, reason: str | None, verdict: Verdict, text: str | None = None) -> None:
         self.reason = reason
         self.verdict = verdict
+        #: What the harness shows the user instead of a model reply (Claude Code's
+        #: ``UserPromptSubmit operation blocked by hook: …``; the reason in the neutral form).
+        self.text = text if text is not None else reason
         super().__init__(f"prompt blocked by a hook: {reason or '(no reason given)'}")
 
 
-def render_context(context: Context) -> str:
-    """A context as the model sees it: labelled with its source, never as the user's words."""
-    return f"[hookwire: context from {context.source.label()}]\n{context.text}"
+class Renderer:
+    """How an adapter turns verdicts into what the model reads: each dialect's own wording
+    and placement (:func:`hookwire.render.render`), or hookwire's neutral labelled form
+    (``neutral=True``). Tool calls are named as the hooks saw them (a mapped runtime tool by
+    its harness name and fields)."""
+
+    def __init__(self, kernel: Any, *, neutral: bool = False) -> None:
+        self.kernel = kernel
+        self.neutral = neutral
+
+    def __call__(self, verdict: Verdict, *, tool_name: str | None = None,
+                 tool_input: Mapping[str, Any] | None = None,
+                 prompt: str | None = None) -> list[ModelText]:
+        name, args = tool_name or "", dict(tool_input or {})
+        tools = getattr(self.kernel, "tools", None)
+        mapping = tools.get(name) if tools is not None and name else None
+        if mapping is not None:
+            name, args = mapping.harness, mapping.to_harness(args)
+        subject = Subject(tool_name=name, tool_input=args, prompt=prompt or "")
+        return render(verdict, self.kernel.dialect, subject, neutral_form=self.neutral)
+
+
+def texts_at(texts: Sequence[ModelText], *places: Placement) -> list[ModelText]:
+    """The texts of ``texts`` placed at one of ``places``, in order."""
+    return [t for t in texts if t.placement in places]
+
+
+def texts_but(texts: Sequence[ModelText], *places: Placement) -> list[ModelText]:
+    """The texts of ``texts`` not placed at any of ``places``, in order."""
+    return [t for t in texts if t.placement not in places]
+
+
+def first_text(texts: Sequence[ModelText], place: Placement) -> str | None:
+    """The first text placed at ``place`` (``None``: none is)."""
+    return next((t.text for t in texts if t.placement is place), None)
+
+
+def tool_result(texts: Sequence[ModelText], verdict: Verdict, result: Any) -> Any:
+    """What the model gets as a tool's result: the rendered replacement if any (a hook's
+    structured ``updated_output`` as the hook gave it when that is all it is), else ``result``."""
+    text = first_text(texts, Placement.TOOL_RESULT)
+    if text is None:
+        return result
+    if verdict.updated_output is not None and text == str(verdict.updated_output):
+        return verdict.updated_output
+    return text
+
+
+def source_label(text: ModelText) -> str:
+    """Who a rendered text came from (a hook or plugin: never the user)."""
+    return text.source.label() if text.source is not None else "hookwire"
 
 
 def render_contexts(contexts: Iterable[Context]) -> list[str]:
@@ -48,7 +102,8 @@ def label(verdict: Verdict) -> str:
 
 
 def render_feedback(kind: str, verdict: Verdict) -> str:
-    """Hook feedback (a stop continuation, a post-tool block) labelled with its source."""
+    """Hook feedback (a stop continuation, a post-tool block) labelled with its source:
+    hookwire's neutral form (:func:`hookwire.render.render_feedback`)."""
     return f"[hookwire: {kind} from {label(verdict)}]\n{verdict.reason or ''}".rstrip()
 
 

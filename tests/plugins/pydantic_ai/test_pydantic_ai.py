@@ -249,11 +249,12 @@ async def test_prompt_context_reaches_the_model_labelled(claude: Any, project: P
     agent, _ = agent_for(kernel, script, project)
     result = await agent.run("what is the build id?")
     sent = text_of(script.requests[0])
-    assert "build id is 4242" in sent and "claude:UserPromptSubmit hook" in sent
+    assert "UserPromptSubmit hook additional context: build id is 4242" in sent
     parts = [p for m in result.all_messages() for p in getattr(m, "parts", ())
              if isinstance(p, SystemPromptPart) and "4242" in p.content]
     assert len(parts) == 1                          # a system part, never the user's words
-    assert parts[0].content.startswith("[hookwire: context from claude:UserPromptSubmit hook")
+    assert parts[0].content == "UserPromptSubmit hook additional context: build id is 4242"
+    assert parts[0].metadata["hookwire"]["source"].startswith("claude:UserPromptSubmit hook")
 
 
 async def test_stop_hook_forces_exactly_n_more_turns(claude: Any, project: Path, hook_log: Any,
@@ -589,7 +590,7 @@ async def test_tool_batch_context_reaches_the_next_request_labelled(
         "echo b", "echo new a"]                     # the input that ran
     assert [c["tool_response"] for c in second["tool_calls"]] == ["c\n"]
     sent = text_of(script.requests[1])
-    assert "the batch returned: " in sent and "claude:PostToolBatch hook" in sent
+    assert "PostToolBatch hook additional context: the batch returned: " in sent
     assert "the batch returned: c" not in sent
     assert "the batch returned: c" in text_of(script.requests[2])
 

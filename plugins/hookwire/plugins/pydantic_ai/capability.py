@@ -7,21 +7,27 @@ session_start / end    ``wrap_run`` (a session per run) or ``async with capabili
 turn origin            ``wrap_run``: one agent run is one user turn; a run without a prompt
                        (resuming deferred tools) is an internal turn
 prompt_submit          ``before_model_request`` (only the first request of a turn fires);
-                       blocked → :class:`PromptBlocked`; contexts → labelled system prompts
+                       blocked → :class:`PromptBlocked`; contexts → system prompt parts of that
+                       request, after the user prompt (before it where the harness puts them
+                       there: Codex's SessionStart context)
 tool_pre               ``wrap_tool_validate`` after pydantic-ai validated the model's arguments:
-                       deny → ``ToolFailed(reason)`` (the model sees it as the tool result);
+                       deny → ``ToolFailed(text)`` (the model sees it as the tool result);
                        ask → ``ApprovalRequired`` (pydantic-ai's deferred-tool approval path);
                        defer → ``CallDeferred``; rewritten input → validated again by the tool's
                        own validator (invalid → deny carrying the error)
 approve                ``handle_deferred_tool_calls``, when nothing else resolved the approval and
                        the agent's output type does not take ``DeferredToolRequests``
-tool_post / failure    ``wrap_tool_execute`` (success / exception, ``ModelRetry``, ``ToolFailed``)
+tool_post / failure    ``wrap_tool_execute`` (success / exception, ``ModelRetry``, ``ToolFailed``):
+                       a replaced tool result is the tool's return value; feedback and contexts
+                       → system prompt parts right after the tool result
 tool_batch             ``after_node_run`` when a ``CallToolsNode`` leads to the next
                        ``ModelRequestNode``: one row per function-tool call of the response, with
-                       the result as sent to the model; contexts → labelled system prompts of that
+                       the result as sent to the model; contexts → system prompt parts of that
                        request; blocked → :class:`ToolBatchBlocked` before the request is made
-stop                   ``after_node_run`` on ``End``: continue → ``ctx.enqueue`` of the feedback,
-                       which pydantic-ai turns into another model request
+stop                   ``after_node_run`` on ``End``: continue → ``ctx.enqueue`` of the feedback
+                       (a user prompt part where the harness sends a user message, a system
+                       prompt part where it sends a system one), which pydantic-ai turns into
+                       another model request
 stop_failure           ``wrap_run``, when a model-request error (``ModelAPIError``, an output
                        token limit, a fallback group of them) ends the run after pydantic-ai's
                        own retries; fired, then the error propagates unchanged
@@ -30,6 +36,11 @@ halt                   :class:`RunHalted` raised at the next seam (``continue: f
 nested runs            an agent run started inside one of this capability's tools reuses that
                        run's session and turn: no session, prompt, stop or stop-failure seams
 =====================  ==========================================================================
+
+Every text is the one :func:`hookwire.render.render` gives: each dialect's harness wording
+(a Claude Code hook's deny reads ``PreToolUse:bash hook error: …``), or hookwire's neutral
+labelled form with ``Hookwire(kernel, neutral=True)``. System prompt parts carry their hook in
+``metadata["hookwire"]["source"]``: a hook's text is never the user's.
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import attrs
 from pydantic import ValidationError
 from pydantic_ai import CallToolsNode, ModelRequestNode
 from pydantic_ai.capabilities import AbstractCapability, HandleDeferredToolCalls
@@ -63,10 +75,12 @@ from pydantic_ai.exceptions import (
     ToolFailed,
 )
 from pydantic_ai.messages import (
+    ModelRequest,
     ModelResponse,
     SystemPromptPart,
     TextPart,
     ToolReturnPart,
+    UserPromptPart,
 )
 from pydantic_ai.tools import (
     DeferredToolRequests,
@@ -81,19 +95,24 @@ from hookwire.errors import ConfigError
 from hookwire.kernel import Kernel
 from hookwire.plugins._adapters import (
     PromptBlocked,
+    Renderer,
     RunHalted,
     enclosing_tool_session,
+    first_text,
     prompt_text,
-    render_context,
-    render_feedback,
     running_tool,
+    source_label,
     status_error_kind,
+    texts_at,
+    texts_but,
+    tool_result,
 )
 from hookwire.plugins.pydantic_ai.profile import PROFILE
 from hookwire.problems import Problem, ProblemKind
+from hookwire.render import ModelText, Placement
 from hookwire.session import Session, current_origin
 from hookwire.tools import mcp_name
-from hookwire.verdicts import KERNEL, Context, Decision, Halt, Verdict
+from hookwire.verdicts import KERNEL, Decision, Halt, Verdict
 
 log = logging.getLogger("hookwire.pydantic_ai")
 
@@ -120,7 +139,7 @@ class _Shared:
     session_id: str
     runs: int = 0
     session: Session | None = None
-    start_contexts: list[Context] = field(default_factory=list)
+    start_texts: list[ModelText] = field(default_factory=list)  # session_start's, rendered
     problems: tuple[Any, ...] = ()  # the problems of the latest session
     mcp_mapped: set[str] = field(default_factory=set)  # runtime tool names mapped as MCP tools
     extra_problems: list[Any] = field(default_factory=list)  # the adapter's own (MCP) problems
@@ -145,6 +164,8 @@ class Hookwire(AbstractCapability[Any]):
     session of its own (``session_start`` … ``session_end``, one ``session_id`` across runs,
     ``source="resume"`` after the first); inside ``async with capability:`` every run shares
     one session instead. ``max_stop_blocks`` caps stop continuations per turn (Claude Code: 8).
+    Hook text reaches the model in its harness's wording and place (:mod:`hookwire.render`);
+    ``neutral=True`` gives hookwire's neutral labelled form instead.
 
     The session is opened for the ``pydantic-ai`` host profile; each run declares the agent's
     tools to it (MCP tools are first mapped to their ``mcp__server__tool`` names), and
@@ -153,9 +174,11 @@ class Hookwire(AbstractCapability[Any]):
     """
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
-                 **session_fields: Any) -> None:
+                 neutral: bool = False, **session_fields: Any) -> None:
         self.kernel = kernel
         self.max_stop_blocks = max_stop_blocks
+        self.neutral = neutral
+        self._render = Renderer(kernel, neutral=neutral)
         self.session_fields = session_fields
         self._shared: _Shared = _Shared(session_id=session_fields.pop("session_id", None)
                                or str(uuid.uuid4()))
@@ -193,7 +216,7 @@ class Hookwire(AbstractCapability[Any]):
         source = "startup" if self._shared.runs == 0 else "resume"
         verdict = await session.session_start(source)
         self._shared.problems = tuple(session.problems)
-        self._shared.start_contexts.extend(verdict.contexts)
+        self._shared.start_texts.extend(self._render(verdict))
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
 
@@ -263,20 +286,25 @@ class Hookwire(AbstractCapability[Any]):
             raise RunHalted(session.halted)
         self._declare_tools(ctx, session)
         origin = current_origin()
-        contexts: list[Context] = []
-        if self._shared.start_contexts:
-            contexts += self._shared.start_contexts
-            self._shared.start_contexts.clear()
+        texts = list(self._shared.start_texts)
+        self._shared.start_texts.clear()
         # Only the first request of a turn submits; a run resuming deferred tools opened no
         # turn, and a later request of this turn (a retry, a follow-up) has consumed it.
         if origin is not None and origin.session is session and not origin.consumed:
-            verdict = await session.prompt_submit(prompt_text(ctx.prompt))
+            prompt = prompt_text(ctx.prompt)
+            verdict = await session.prompt_submit(prompt)
             if verdict.halt is not None:
                 raise RunHalted(verdict.halt)
+            rendered = self._render(verdict, prompt=prompt)
             if verdict.denied:
-                raise PromptBlocked(verdict.reason, verdict)
-            contexts += verdict.contexts
-        self._enqueue(ctx, contexts)  # from here, pydantic-ai adds it to this very request
+                raise PromptBlocked(verdict.reason, verdict,
+                                    first_text(rendered, Placement.RESULT))
+            texts += rendered
+        before = texts_at(texts, Placement.BEFORE_PROMPT)
+        if before and not _before_prompt(request_context, before):
+            self._place(ctx, before)  # no user prompt in this request: after it, then
+        # from here, pydantic-ai adds it to this very request
+        self._place(ctx, texts_but(texts, Placement.BEFORE_PROMPT, Placement.RESULT))
         return request_context
 
     # -- tools ---------------------------------------------------------------------------------
@@ -339,9 +367,11 @@ class Hookwire(AbstractCapability[Any]):
                                  f"one: {exc}") from None
         if verdict.decision is Decision.ASK and not ctx.tool_call_approved:
             raise ApprovalRequired(metadata=_metadata(verdict))
-        if verdict.denied:
-            self._enqueue(ctx, verdict.contexts)
-            raise ToolFailed(verdict.reason or "denied by a hook")
+        if verdict.denied:  # the refusal, as the hook's harness words it
+            texts = self._render(verdict, tool_name=call.tool_name, tool_input=validated)
+            self._place(ctx, texts_but(texts, Placement.TOOL_RESULT))
+            raise ToolFailed(first_text(texts, Placement.TOOL_RESULT) or verdict.reason
+                             or "denied by a hook")
         return effective
 
     async def handle_deferred_tool_calls(self, ctx: RunContext[Any], *,
@@ -378,6 +408,8 @@ class Hookwire(AbstractCapability[Any]):
         assert self._run is not None
         session = self._session()
         pre = self._run.pre.get(call.tool_call_id)
+        pre_texts = texts_but(self._render(pre, tool_name=call.tool_name, tool_input=args),
+                              Placement.TOOL_RESULT) if pre else []
         self._run.ran[call.tool_call_id] = dict(args)
         try:
             with running_tool(self._shared, session):  # an agent run inside it is nested
@@ -388,14 +420,13 @@ class Hookwire(AbstractCapability[Any]):
             self._run.tool_error = exc
             failure = await session.tool_failure(call.tool_name, args, str(exc) or repr(exc),
                                                  call.tool_call_id)
-            self._enqueue(ctx, (*(pre.contexts if pre else ()), *failure.contexts))
+            texts = self._render(failure, tool_name=call.tool_name, tool_input=args)
+            self._place(ctx, [*pre_texts, *texts_but(texts, Placement.TOOL_RESULT)])
             raise
         post = await session.tool_post(call.tool_name, args, result, call.tool_call_id)
-        self._enqueue(ctx, pre.contexts if pre else ())
-        if post.decision is Decision.BLOCK and post.reason:
-            ctx.enqueue(SystemPromptPart(render_feedback("PostToolUse feedback", post)))
-        self._enqueue(ctx, post.contexts)
-        return post.updated_output if post.updated_output is not None else result
+        texts = self._render(post, tool_name=call.tool_name, tool_input=args)
+        self._place(ctx, [*pre_texts, *texts_but(texts, Placement.TOOL_RESULT)])
+        return tool_result(texts, post, result)
 
     # -- stop ----------------------------------------------------------------------------------
 
@@ -423,15 +454,13 @@ class Hookwire(AbstractCapability[Any]):
         verdict = await session.stop(last_assistant_message=_last_text(ctx, output))
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
-        self._enqueue(ctx, verdict.contexts)
-        if verdict.continue_turn:
-            if type(node).__name__ == "SetFinalResult":
-                # run_stream hands the first final output to the caller mid-stream: there is
-                # no later model request to redirect to. iter() and run() can continue.
-                log.warning("a stop hook asked to continue, but run_stream() cannot: use "
-                            "run(), iter() or run_stream_events()")
-            else:
-                ctx.enqueue(SystemPromptPart(render_feedback("Stop hook feedback", verdict)))
+        if verdict.continue_turn and type(node).__name__ == "SetFinalResult":
+            # run_stream hands the first final output to the caller mid-stream: there is
+            # no later model request to redirect to. iter() and run() can continue.
+            log.warning("a stop hook asked to continue, but run_stream() cannot: use "
+                        "run(), iter() or run_stream_events()")
+            verdict = attrs.evolve(verdict, decision=Decision.NONE, reason=None, reasons=())
+        self._place(ctx, self._render(verdict))  # contexts, then the continuation's feedback
         return result
 
     async def _tool_batch(self, ctx: RunContext[Any], node: Any, result: Any) -> None:
@@ -459,7 +488,8 @@ class Hookwire(AbstractCapability[Any]):
             raise RunHalted(verdict.halt)
         if verdict.denied:
             raise ToolBatchBlocked(verdict)
-        self._enqueue(ctx, verdict.contexts)  # drained into the very next request
+        # drained into the very next request
+        self._place(ctx, texts_but(self._render(verdict), Placement.RESULT))
 
     def _input_of(self, call: Any) -> dict[str, Any]:
         assert self._run is not None
@@ -474,8 +504,11 @@ class Hookwire(AbstractCapability[Any]):
         except ValueError:  # arguments the model sent as invalid JSON
             return {"_raw": call.args}
 
-    def _enqueue(self, ctx: RunContext[Any], contexts: typing.Iterable[Context]) -> None:
-        parts = [_system(render_context(c), c) for c in contexts]
+    def _place(self, ctx: RunContext[Any], texts: typing.Iterable[ModelText]) -> None:
+        """Hook texts into the next model request, in order (during a tool call: right after
+        its tool result): a user prompt part where the harness sends a user message, else a
+        system prompt part labelled with its hook."""
+        parts = [_part(t) for t in texts]
         if parts:
             ctx.enqueue(*parts)
 
@@ -508,8 +541,26 @@ def _is_mcp(toolset: Any) -> bool:
                for c in type(toolset).__mro__)
 
 
-def _system(text: str, context: Context) -> SystemPromptPart:
-    return SystemPromptPart(text, metadata={"hookwire": {"source": context.source.label()}})
+def _part(text: ModelText) -> str | SystemPromptPart:
+    if text.role == "user":  # a user message of the harness (Stop feedback): its text says
+        return text.text     # it is a hook's (a <system-reminder>, a <hook_prompt>)
+    return SystemPromptPart(text.text, metadata={"hookwire": {"source": source_label(text)}})
+
+
+def _before_prompt(request_context: Any, texts: list[ModelText]) -> bool:
+    """Put ``texts`` just before the user prompt of the request being prepared (where Codex
+    puts SessionStart context); ``False`` when that request has no user prompt."""
+    messages = getattr(request_context, "messages", None) or []
+    request = messages[-1] if messages else None
+    if not isinstance(request, ModelRequest):
+        return False
+    parts = list(request.parts)
+    at = next((i for i, p in enumerate(parts) if isinstance(p, UserPromptPart)), None)
+    if at is None:
+        return False
+    parts[at:at] = [_part(t) for t in texts]  # type: ignore[misc]
+    request.parts = parts
+    return True
 
 
 def _metadata(verdict: Verdict) -> dict[str, Any]:
