@@ -45,7 +45,8 @@ def test_json_output_and_project_scope(plugin: Path, home: Path, project: Path,
                      "--scope", "project", "--json", "--command", "hookwire portable-hook"])
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and result["changed"]
-    assert sorted(result["files"]) == [f"{project}/.codex/config.toml",
+    assert sorted(result["files"]) == [f"{home}/.codex/config.toml",  # the trust records
+                                       f"{project}/.codex/config.toml",
                                        f"{project}/.codex/hooks.json"]
     hooks = (project / ".codex" / "hooks.json").read_text()
     assert "hookwire portable-hook --client codex" in hooks

@@ -26,7 +26,9 @@ def snapshot(base: Path, plugin: Path) -> str:
     out = []
     for path in sorted(base.rglob("*")):
         if path.is_file() and ".config/hookwire" not in str(path):
-            text = path.read_text().replace(str(plugin), "<PLUGIN_ROOT>")
+            text = path.read_text().replace(str(plugin), "<PLUGIN_ROOT>").replace(
+                str(base), "<HOME>")
+            text = re.sub(r"sha256:[0-9a-f]{64}", "sha256:<HASH>", text)  # of a temp path
             mode = " (executable)" if os.access(path, os.X_OK) else ""
             out.append(f"=== {path.relative_to(base)}{mode}\n{text}")
     return "".join(out)
@@ -67,9 +69,9 @@ WINDSURF_EVENTS = {"pre_read_code", "post_read_code", "pre_write_code", "post_wr
                    "pre_run_command", "post_run_command", "pre_mcp_tool_use",
                    "post_mcp_tool_use", "pre_user_prompt", "post_cascade_response",
                    "post_cascade_response_with_transcript", "post_setup_worktree"}
-CLINE_HOOKS = {"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "PreToolUse",
-               "PostToolUse", "UserPromptSubmit", "PreCompact", "PostAssistantTurn",
-               "Notification"}
+#: Cline CLI 3.0.65's hook names (its hook-name → runtime event table)
+CLINE_HOOKS = {"TaskStart", "TaskResume", "TaskCancel", "TaskComplete", "TaskError",
+               "PreToolUse", "PostToolUse", "UserPromptSubmit", "PreCompact", "SessionShutdown"}
 
 
 def groups(doc: dict[str, Any], events: set[str], handler_keys: set[str],

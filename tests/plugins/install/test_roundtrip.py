@@ -24,6 +24,7 @@ USER_FILE = {
     "copilot-cli": ".copilot/hooks/hookwire-acme-recorder.json",
     "cline": "Documents/Cline/Hooks/PreToolUse",
     "opencode": ".config/opencode/plugins/hookwire-acme-recorder.ts",
+    "grok": ".grok/hooks/hookwire-acme-recorder.json",
 }
 PROJECT_FILE = {
     "claude-code": ".claude/settings.json", "codex": ".codex/hooks.json",
@@ -32,6 +33,7 @@ PROJECT_FILE = {
     "copilot-cli": ".github/hooks/hookwire-acme-recorder.json",
     "cline": ".clinerules/hooks/PreToolUse",
     "opencode": ".opencode/plugins/hookwire-acme-recorder.ts",
+    "grok": ".grok/hooks/hookwire-acme-recorder.json",
 }
 
 #: A config the user already had, with a hook of their own on an event we also use.
@@ -235,8 +237,8 @@ def test_codex_leaves_a_flag_the_user_set(plugin: Path, home: Path) -> None:
     config = home / ".codex" / "config.toml"
     config.parent.mkdir()
     config.write_text("[features]\nhooks = true\n")
-    result = install("codex", plugin, home=home)
-    assert str(config) not in [c.path for c in result.changes if c.changed]
+    install("codex", plugin, home=home)
+    assert config.read_text().startswith("[features]\nhooks = true\n\n[hooks.state.")
     uninstall("codex", plugin, home=home)
     assert config.read_text() == "[features]\nhooks = true\n"
 
@@ -247,7 +249,7 @@ def test_codex_warns_when_the_user_turned_hooks_off(plugin: Path, home: Path) ->
     config.write_text("[features]\nhooks = false\n")
     result = install("codex", plugin, home=home)
     assert "hooks = false: Codex will not run hooks" in result.report
-    assert config.read_text() == "[features]\nhooks = false\n"
+    assert config.read_text().startswith("[features]\nhooks = false\n\n[hooks.state.")
 
 
 def test_refusals_write_nothing(plugin: Path, home: Path, tmp_path: Path) -> None:

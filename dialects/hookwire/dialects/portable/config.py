@@ -44,7 +44,10 @@ from hookwire.wire import line_for, parse_json, read_json, read_text
 
 SCHEMA_VERSION = "0.1.0"
 SCHEMA_ID = f"https://hookwire.dev/schemas/portable-hooks/{SCHEMA_VERSION}/hooks.schema.json"
-SUPPORTED_SCHEMAS = frozenset({SCHEMA_ID})
+#: The Portable Hooks proposal's own examples cite the Agent Plugins 1.1.0 draft's hooks schema
+#: (agent-plugins-spec discussion #54); the file shape is the same, so it is read alike.
+PROPOSAL_SCHEMA_ID = "https://agent-plugins.org/schemas/1.1.0/hooks.schema.json"
+SUPPORTED_SCHEMAS = frozenset({SCHEMA_ID, PROPOSAL_SCHEMA_ID})
 FILE_NAME = "hooks.json"
 
 MAX_PER_EVENT = 8

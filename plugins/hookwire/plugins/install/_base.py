@@ -67,20 +67,25 @@ class InstallContext:
     #: The compiled plan of the fast entry (``entry.py``); ``None``: entries run the shim
     #: through ``prefix`` (a ``--command`` given, or a client without a fast entry).
     plan: Path | None = None
+    #: The project of a ``--scope project`` install (``None`` at user scope).
+    project: Path | None = None
 
     @property
     def root(self) -> str:
         return str(self.plugin.root)
 
-    def command(self, client: str, native: str, roots: Sequence[str] | None = None) -> str:
+    def command(self, client: str, native: str, roots: Sequence[str] | None = None,
+                answer: str = "") -> str:
+        """The shell text a client runs for ``native``; ``answer`` is the client's empty answer,
+        printed (exit 0) when the entry cannot run at all (see :func:`fail_open`)."""
         if self.plan is not None and roots is None:
             from hookwire.plugins.install import entry
 
-            return entry.command(self.plan, client, native, self.root)
+            return entry.command(self.plan, client, native, self.root, answer)
         argv = [*self.prefix, "--client", client, "--event", native]
         for root in roots or (self.root,):
             argv += ["--plugin", root]
-        return shlex.join(argv)
+        return shlex.join(argv) + fail_open(answer)
 
     def timeout(self, event: str, *, cap: float | None = None, slack: float = 5.0) -> float:
         """Seconds the client should allow: the handlers run one after another."""
@@ -90,6 +95,62 @@ class InstallContext:
         total = sum(h.timeout or default for h in self.plugin.handlers if h.event == event)
         total += slack
         return min(total, cap) if cap is not None else total
+
+
+def state_dir(plugin: str) -> Path:
+    """Where entries keep markers for ``plugin`` (synthesised session starts): inside its
+    ``PLUGIN_DATA`` (not created here)."""
+    xdg = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                          "share")
+    return Path(xdg) / "hookwire" / "plugin-data" / plugin / ".hookwire"
+
+
+#: Session markers older than this are removed when a new one is made (they cannot pile up).
+MARKER_TTL = 7 * 24 * 3600
+
+
+def first_in_session(state: Path, client: str, session_id: str) -> bool:
+    """Whether this is the first time ``session_id`` is seen (a marker in ``state``): for the
+    clients where session-start is synthesised. Stale markers are swept on each new one;
+    uninstall removes the folder."""
+    import hashlib
+    import time
+
+    folder = state / f"{client}-sessions"
+    marker = folder / hashlib.sha256(session_id.encode()).hexdigest()[:32]
+    if marker.exists():
+        return False
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        marker.touch(exist_ok=False)
+    except FileExistsError:
+        return False  # a concurrent entry of the same session made it first
+    cutoff = time.time() - MARKER_TTL
+    for old in folder.iterdir():
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError:
+            pass
+    return True
+
+
+def fail_open(answer: str = "") -> str:
+    """The shell suffix that makes an entry fail open by construction: a missing interpreter
+    (127), a removed hookwire (1) or a crash becomes exit 0 with the client's empty answer
+    (``answer``, e.g. ``{}`` for Cursor, where invalid JSON from a permission hook blocks)."""
+    if not answer:
+        return " || true"
+    return " || printf '%s\\n' " + shlex.quote(answer)
+
+
+def env_dir(var: str, home: Path, default: Path) -> Path:
+    """A client's own ``$VAR`` home (``$CODEX_HOME``, ``$COPILOT_HOME``, ``$CLAUDE_CONFIG_DIR``)
+    when set and ``home`` is the real home; ``default`` otherwise (a ``--home`` given)."""
+    value = os.environ.get(var)
+    if value and Path(home) == Path.home():
+        return Path(value)
+    return default
 
 
 def owns(command: Any, root: str) -> bool:
@@ -121,6 +182,9 @@ class Translation:
     session_id: str
     cwd: str
     portable: str
+    #: The project the session runs in (``$CLAUDE_PROJECT_DIR`` and the like): unlike ``cwd``,
+    #: it does not follow the agent's ``cd``.
+    project_dir: str = ""
 
 
 class Client:
@@ -161,6 +225,16 @@ class Client:
     #: | "cursor" | "empty", "tweak": ...}``; ``None``: its entries run the full shim (the
     #: client's payload translation is code, not data).
     fast_entry: ClassVar[Mapping[str, Any] | None] = None
+    #: Environment variables in which the client names the project directory, first set wins
+    #: (the envelope's ``project_dir``; else the payload's workspace root, else ``cwd``).
+    project_env: ClassVar[tuple[str, ...]] = ()
+    #: Other clients that also run this client's hook files: under them this client's copy is
+    #: skipped when the plugin is installed for them too (see :func:`running_under`).
+    read_by: ClassVar[tuple[str, ...]] = ()
+
+    def empty_answer(self, native: str) -> str:
+        """What the client reads as "no opinion" on stdout ("": nothing)."""
+        return ""
 
     def portable_of(self, native: str) -> str | None:
         for event, support in self.capabilities.events.items():
@@ -209,8 +283,10 @@ class Client:
                 event = ev.ToolFailure(error=_str(f["error"]) or "failed", **tool, **common)
             else:
                 event = ev.ToolPost(tool_response=f["tool_output"], **tool, **common)
+        cwd = _str(f["cwd"]) or os.getcwd()
         return Translation(event=event, session_id=_str(f["session_id"]) or "unknown",
-                           cwd=_str(f["cwd"]) or os.getcwd(), portable=portable)
+                           cwd=cwd, portable=portable,
+                           project_dir=project_dir(self.project_env, f.get("project_dir"), cwd))
 
     def translations(self, native: str, payload: Mapping[str, Any], state: Path,
                      wants_start: bool) -> list[Translation]:
@@ -222,6 +298,37 @@ class Client:
     def respond(self, native: str, contexts: Sequence[Context]) -> bytes:
         """What the shim prints for the client (the context channel, or an empty answer)."""
         return b""
+
+
+def project_dir(names: Sequence[str], from_payload: Any, cwd: str,
+                env: Mapping[str, str] | None = None) -> str:
+    """The envelope's ``project_dir``: the client's project variable, else the payload's
+    workspace root, else ``cwd`` (the fast entry computes the same)."""
+    env = os.environ if env is None else env
+    for name in names:
+        if env.get(name):
+            return env[name]
+    return _str(from_payload) or cwd
+
+
+#: How hookwire tells which client runs a hook file that several clients read: an environment
+#: variable the client sets for its hooks, or a payload key only it sends.
+HOST_SIGNS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "cursor": (("CURSOR_VERSION",), ("cursor_version",)),
+    "grok": (("GROK_VERSION",), ("hookEventName", "workspaceRoot")),
+    "copilot-cli": (("COPILOT_CLI_VERSION", "COPILOT_CLI"), ("toolArgs", "sessionId")),
+}
+
+
+def running_under(readers: Sequence[str], payload: Mapping[str, Any],
+                  env: Mapping[str, str] | None = None) -> str | None:
+    """Which of ``readers`` (clients that also read this client's files) runs this hook."""
+    env = os.environ if env is None else env
+    for name in readers:
+        names, keys = HOST_SIGNS.get(name, ((), ()))
+        if any(n in env for n in names) or any(k in payload for k in keys):
+            return name
+    return None
 
 
 def additional_context(native: str, contexts: Sequence[Context],
@@ -360,6 +467,7 @@ STANDARD: Mapping[str, tuple[str, ...]] = {
     "success": ("success",),
     "last_message": ("last_assistant_message",),
     "reason": ("reason",),
+    "project_dir": (),
 }
 
 

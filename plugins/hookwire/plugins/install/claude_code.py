@@ -2,8 +2,9 @@
 (project), Claude-style groups. Every event is native; post-tool-use rides on PostToolUse and
 PostToolUseFailure. Context results use ``hookSpecificOutput.additionalContext``.
 
-Cursor also runs the hooks in Claude Code's settings files; when the same plugin is installed
-for Cursor too, the shim skips the Claude copy under Cursor so nothing fires twice.
+The user file honours ``$CLAUDE_CONFIG_DIR``. Cursor, Copilot CLI and Grok also run the hooks
+in Claude Code's settings files; when the same plugin is installed for one of them too, the
+entry skips the Claude copy under it so nothing fires twice.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from hookwire.plugins.install._base import (
     JsonHooksClient,
     Target,
     additional_context,
+    env_dir,
     need_project,
     written_group,
 )
@@ -47,17 +49,22 @@ class ClaudeCode(JsonHooksClient):
                                    note="best effort: SessionEnd hooks share a ~1.5 s budget"),
         },
         context=ADDITIONAL_CONTEXT,
-        notes=("Cursor and Copilot CLI also read Claude Code settings; the shim skips the "
-               "Claude copy under Cursor when the plugin is installed for Cursor too",),
+        notes=("Cursor, Copilot CLI and Grok also read Claude Code settings; the entry skips "
+               "the Claude copy under them when the plugin is installed for them too",),
     )
     fast_entry = {"reply": "additional_context"}
     fields = {"last_message": ("last_assistant_message",)}
     failure_events = frozenset({"PostToolUseFailure"})
+    project_env = ("CLAUDE_PROJECT_DIR",)
+    read_by = ("cursor", "grok", "copilot-cli")
 
     def targets(self, scope: str, home: Path, project: Path | None,
                 plugin: PluginHooks) -> list[Target]:
-        base = home if scope == "user" else need_project(project, self.name)
-        return [Target(path=base / ".claude" / "settings.json")]
+        if scope == "user":
+            folder = env_dir("CLAUDE_CONFIG_DIR", home, home / ".claude")
+        else:
+            folder = need_project(project, self.name) / ".claude"
+        return [Target(path=folder / "settings.json")]
 
     def entry(self, native: str, event: str, ctx: InstallContext) -> dict[str, Any]:
         from hookwire.dialects.claude import ClaudeDialect  # not on the shim's path

@@ -1,10 +1,11 @@
 """GitHub Copilot CLI: a dedicated file, ``~/.copilot/hooks/hookwire-<plugin>.json`` (user;
-``$COPILOT_HOME`` is not consulted: pass ``--home``) or ``.github/hooks/hookwire-<plugin>.json``
+``$COPILOT_HOME/hooks/`` when set) or ``.github/hooks/hookwire-<plugin>.json``
 (project; the cloud agent reads it from the default branch), shaped
 ``{"version": 1, "hooks": {event: [{type, bash, timeoutSec}]}}``.
 
 Copilot ignores the output of sessionStart, userPromptSubmitted and sessionEnd, so context
-results are not delivered. Copilot CLI also runs hooks from ``.claude/settings*.json``.
+results are not delivered. Copilot CLI also runs hooks from ``.claude/settings*.json``: the
+Claude Code copy of a plugin installed for both is skipped under Copilot.
 """
 
 from __future__ import annotations
@@ -13,7 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from hookwire.dialects.portable.config import PluginHooks
-from hookwire.plugins.install._base import InstallContext, JsonHooksClient, Target, need_project
+from hookwire.plugins.install._base import (
+    InstallContext,
+    JsonHooksClient,
+    Target,
+    env_dir,
+    need_project,
+)
 from hookwire.plugins.install.capability import NATIVE, PARTIAL, Capabilities, Support
 
 
@@ -44,9 +51,10 @@ class CopilotCli(JsonHooksClient):
                 plugin: PluginHooks) -> list[Target]:
         name = f"hookwire-{plugin.name}.json"
         if scope == "user":
-            return [Target(path=home / ".copilot" / "hooks" / name)]
+            folder = env_dir("COPILOT_HOME", home, home / ".copilot")
+            return [Target(path=folder / "hooks" / name)]
         return [Target(path=need_project(project, self.name) / ".github" / "hooks" / name)]
 
     def entry(self, native: str, event: str, ctx: InstallContext) -> dict[str, Any]:
-        return {"type": "command", "bash": ctx.command(self.name, native),
+        return {"type": "command", "bash": ctx.command(self.name, native, answer=""),
                 "timeoutSec": round(ctx.timeout(event))}

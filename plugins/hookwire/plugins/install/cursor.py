@@ -20,7 +20,9 @@ from hookwire.plugins.install._base import InstallContext, JsonHooksClient, Targ
 from hookwire.plugins.install.capability import NATIVE, PARTIAL, Capabilities, Support
 from hookwire.verdicts import Context
 
-CONTEXT = frozenset({"sessionStart", "beforeSubmitPrompt", "postToolUse", "postToolUseFailure"})
+#: Where Cursor documents ``additional_context``; ``beforeSubmitPrompt`` documents only
+#: ``continue`` and ``user_message``, so a context result there is dropped.
+CONTEXT = frozenset({"sessionStart", "postToolUse", "postToolUseFailure"})
 
 
 class Cursor(JsonHooksClient):
@@ -32,7 +34,8 @@ class Cursor(JsonHooksClient):
         events={
             "session-start": Support(level=PARTIAL, natives=("sessionStart",),
                                      note="new chats only: not on resume or after compaction"),
-            "turn-start": Support(level=NATIVE, natives=("beforeSubmitPrompt",)),
+            "turn-start": Support(level=NATIVE, natives=("beforeSubmitPrompt",),
+                                  note="no context results: beforeSubmitPrompt documents none"),
             "pre-tool-use": Support(level=NATIVE, natives=("preToolUse",)),
             "post-tool-use": Support(level=NATIVE, natives=("postToolUse", "postToolUseFailure")),
             "turn-end": Support(level=NATIVE, natives=("stop",)),
@@ -40,7 +43,6 @@ class Cursor(JsonHooksClient):
         },
         context=CONTEXT,
         notes=("project hooks run only in trusted workspaces",
-               "beforeSubmitPrompt's additional_context is undocumented (seen in 2026.09.18)",
                "in -p (print) mode Cursor has been seen not to fire beforeSubmitPrompt or stop"),
     )
     fast_entry = {"reply": "cursor", "tweak": "workspace_roots"}
@@ -48,6 +50,11 @@ class Cursor(JsonHooksClient):
               "cwd": ("cwd",), "version": ("cursor_version",),
               "error": ("error_message", "error")}
     failure_events = frozenset({"postToolUseFailure"})
+    project_env = ("CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+    read_by = ("grok",)
+
+    def empty_answer(self, native: str) -> str:
+        return "{}"  # a permission hook that prints no JSON object blocks in Cursor
 
     def targets(self, scope: str, home: Path, project: Path | None,
                 plugin: PluginHooks) -> list[Target]:
@@ -55,14 +62,16 @@ class Cursor(JsonHooksClient):
         return [Target(path=base / ".cursor" / "hooks.json")]
 
     def entry(self, native: str, event: str, ctx: InstallContext) -> dict[str, Any]:
-        return {"command": ctx.command(self.name, native),
+        return {"command": ctx.command(self.name, native, answer=self.empty_answer(native)),
                 "timeout": round(ctx.timeout(event))}
 
     def normalise(self, native: str, payload: Any) -> dict[str, Any]:
         out = super().normalise(native, payload)
         roots = payload.get("workspace_roots")
-        if out["cwd"] is None and isinstance(roots, list) and roots:
-            out["cwd"] = roots[0]
+        if isinstance(roots, list) and roots:
+            out["project_dir"] = roots[0]
+            if out["cwd"] is None:
+                out["cwd"] = roots[0]
         return out
 
     def respond(self, native: str, contexts: Sequence[Context]) -> bytes:

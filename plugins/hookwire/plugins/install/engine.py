@@ -47,11 +47,12 @@ def clients() -> dict[str, Client]:
     from hookwire.plugins.install.copilot_cli import CopilotCli
     from hookwire.plugins.install.cursor import Cursor
     from hookwire.plugins.install.gemini_cli import GeminiCli
+    from hookwire.plugins.install.grok import Grok
     from hookwire.plugins.install.opencode import OpenCode
     from hookwire.plugins.install.windsurf import Windsurf
 
     found = [ClaudeCode(), Codex(), Cursor(), CopilotCli(), GeminiCli(), Cline(), Windsurf(),
-             OpenCode()]
+             OpenCode(), Grok()]
     return {c.name: c for c in found}
 
 
@@ -86,7 +87,9 @@ def install(client_name: str, plugin_dir: Path, *, scope: str = "user", home: Pa
     plan_file = entry.plan_path(rpath)
     fast = prefix is None and cl.fast_entry is not None
     ctx = InstallContext(plugin=hooks, prefix=prefix or DEFAULT_PREFIX,
-                         plan=plan_file if fast else None)
+                         plan=plan_file if fast else None,
+                         project=Path(project).absolute() if scope == "project" and project
+                         else None)
     old = receipt.load(rpath)
     if old is not None and old.root != str(hooks.root):
         raise InstallError(f"a plugin named {hooks.name!r} from {old.root} is installed for "
@@ -135,6 +138,9 @@ def install(client_name: str, plugin_dir: Path, *, scope: str = "user", home: Pa
                           hookwire_version=_version(), files=records)
     if old is not None:
         rec.installed_at = old.installed_at
+        rec.created_dirs = list(old.created_dirs)
+    written = [rpath, *(Path(c.path) for c in changes if c.changed and c.after is not None)]
+    rec.created_dirs += [d for d in receipt.missing_dirs(written) if d not in rec.created_dirs]
     report = capability.render(cl.display, cl.capabilities, hooks.events,
                                [str(t.path) for t in targets if _touched(t, changes, records)])
     if skipped:
@@ -196,7 +202,32 @@ def uninstall(client_name: str, plugin_dir: Path, *, scope: str = "user", home: 
         receipt.remove(rpath)
         if entry.plan_path(rpath).exists():
             write_atomic(entry.plan_path(rpath), None)
+        _tidy(cl, rec, home)
     return result
+
+
+def _tidy(cl: Client, rec: receipt.Receipt, home: Path) -> None:
+    """After an uninstall: the client's session markers of this plugin (when no install of it
+    for this client remains), then every folder the install created that is empty now. A
+    folder still in use passes to the remaining receipts, so the last uninstall removes it."""
+    import shutil
+
+    from hookwire.plugins.install._base import state_dir
+
+    others = receipt.all_receipts(home)
+    if not any(p.parent.parent.name == cl.name and p.stem == rec.plugin for p in others):
+        markers = state_dir(rec.plugin) / f"{cl.name}-sessions"
+        shutil.rmtree(markers, ignore_errors=True)
+        receipt.prune_dirs([str(markers.parent), str(markers.parent.parent)])
+    left = receipt.prune_dirs(rec.created_dirs)
+    if not left:
+        return
+    for path in others:
+        other = receipt.load(path)
+        if other is None:
+            continue
+        other.created_dirs += [d for d in left if d not in other.created_dirs]
+        receipt.save(path, other)
 
 
 def _targets_of(cl: Client, rec: receipt.Receipt) -> list[Target]:

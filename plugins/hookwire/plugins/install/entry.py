@@ -35,13 +35,16 @@ def plan_path(receipt_path: Path) -> Path:
     return receipt_path.with_suffix(".entry.json")
 
 
-def command(plan: Path, client: str, native: str, root: str) -> str:
-    """The shell text a client runs: the entry, and ``|| true`` so that a missing interpreter
-    or a removed hookwire leaves the client's answer empty and its exit status 0."""
+def command(plan: Path, client: str, native: str, root: str, answer: str = "") -> str:
+    """The shell text a client runs: the entry, and ``|| true`` (or ``|| printf`` of the
+    client's empty ``answer``) so that a missing interpreter or a removed hookwire leaves the
+    client's answer empty and its exit status 0."""
+    from hookwire.plugins.install._base import fail_open
+
     boot = f"import sys;sys.path[:0]=[{str(ENTRY_DIR)!r}];import hookwire_entry"
     argv = [sys.executable, "-I", "-S", "-c", boot, MARK, "--plan", str(plan),
             "--client", client, "--event", native, "--plugin", root]
-    return shlex.join(argv) + " || true"
+    return shlex.join(argv) + fail_open(answer)
 
 
 def _signature(path: Path) -> list[int] | None:
@@ -84,8 +87,20 @@ def compile_plan(client: Any, hooks: portable_config.PluginHooks) -> dict[str, A
         "client": {"name": client.name, **client.fast_entry, "natives": natives,
                    "fields": {k: list(names[k]) for k in STANDARD},
                    "failure_events": sorted(client.failure_events),
-                   "context": sorted(client.capabilities.context)},
+                   "context": sorted(client.capabilities.context),
+                   "project_env": list(client.project_env),
+                   "duplicate_of": _duplicate_signs(client)},
     }
+
+
+def _duplicate_signs(client: Any) -> dict[str, list[list[str]]]:
+    """The clients that also read this client's files, with how each is recognised
+    (``_base.HOST_SIGNS``): the entry skips its copy under them when the plugin is installed
+    for them too."""
+    from hookwire.plugins.install._base import HOST_SIGNS
+
+    return {name: [list(HOST_SIGNS[name][0]), list(HOST_SIGNS[name][1])]
+            for name in client.read_by}
 
 
 def precompile() -> None:

@@ -47,6 +47,7 @@ class GeminiCli(JsonHooksClient):
     )
     fast_entry = {"reply": "additional_context", "tweak": "response_error"}
     fields = {"last_message": ("prompt_response",)}
+    project_env = ("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
 
     def targets(self, scope: str, home: Path, project: Path | None,
                 plugin: PluginHooks) -> list[Target]:
@@ -54,7 +55,8 @@ class GeminiCli(JsonHooksClient):
         return [Target(path=base / ".gemini" / "settings.json")]
 
     def entry(self, native: str, event: str, ctx: InstallContext) -> dict[str, Any]:
-        hook = {"name": f"hookwire-{ctx.plugin.name}", "type": "command",
+        # one name per entry: Gemini CLI's /hooks enable|disable act on a name
+        hook = {"name": f"hookwire-{ctx.plugin.name}-{native}", "type": "command",
                 "command": ctx.command(self.name, native),
                 "timeout": round(ctx.timeout(event) * 1000)}
         matcher = ".*" if native in ("BeforeTool", "AfterTool") else ""

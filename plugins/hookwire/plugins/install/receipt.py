@@ -53,6 +53,9 @@ class Receipt:
         datetime.UTC).isoformat(timespec="seconds"))
     hookwire_version: str = ""
     files: list[FileRecord] = attrs.field(factory=list)
+    #: Folders that did not exist before the install (client folders, hookwire's own state
+    #: folders), deepest first: uninstall removes each one that is empty then.
+    created_dirs: list[str] = attrs.field(factory=list)
     schema: int = SCHEMA
 
     def file(self, path: str) -> FileRecord | None:
@@ -111,6 +114,37 @@ def save_backup(path: Path, target: str, data: bytes) -> str:
 
 def read_backup(path: Path, name: str) -> bytes | None:
     return read_bytes(backup_dir(path) / name)
+
+
+def missing_dirs(paths: list[Path]) -> list[str]:
+    """The folders an install will create to write ``paths``, deepest first."""
+    out: list[str] = []
+    for path in paths:
+        parent = Path(path).parent
+        chain = []
+        while not parent.exists() and parent != parent.parent:
+            chain.append(str(parent))
+            parent = parent.parent
+        out += [c for c in chain if c not in out]
+    return sorted(out, key=lambda p: -p.count("/"))
+
+
+def prune_dirs(dirs: list[str]) -> list[str]:
+    """Remove each folder of ``dirs`` that is empty (deepest first); the ones left."""
+    left = []
+    for folder in sorted(dict.fromkeys(dirs), key=lambda p: -p.count("/")):
+        try:
+            os.rmdir(folder)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            left.append(folder)
+    return left
+
+
+def all_receipts(home: Path) -> list[Path]:
+    base = config_home(home) / "installs"
+    return sorted(p for p in base.glob("*/*/*.json") if not p.name.endswith(".entry.json"))
 
 
 def remove(path: Path) -> None:

@@ -29,7 +29,7 @@ from hookwire.dialects.portable import config as portable_config
 from hookwire.dialects.portable.payload import data_dir
 from hookwire.kernel import Kernel
 from hookwire.plugins.install import receipt
-from hookwire.plugins.install._base import Client, Translation
+from hookwire.plugins.install._base import Client, Translation, running_under
 from hookwire.verdicts import Context
 
 
@@ -74,7 +74,7 @@ async def _fire(cl: Client, native: str, payload: dict[str, Any],
     async with anyio.create_task_group() as tg:
         tg.start_soon(_on_sigterm, tg.cancel_scope)
         for root in roots:
-            if _duplicate(cl, root):
+            if _duplicate(cl, root, payload):
                 continue
             contexts += await _fire_plugin(cl, native, payload, root)
         tg.cancel_scope.cancel()
@@ -94,7 +94,7 @@ async def _fire_plugin(cl: Client, native: str, payload: dict[str, Any],
     contexts: list[Context] = []
     for t in found:
         async with kernel.session(session_id=t.session_id, cwd=t.cwd,
-                                  project_dir=t.cwd) as session:
+                                  project_dir=t.project_dir or t.cwd) as session:
             verdict = await session.dispatch(t.event)
         contexts += verdict.contexts
         for report in verdict.hooks:
@@ -110,14 +110,16 @@ async def _on_sigterm(scope: anyio.CancelScope) -> None:
             return
 
 
-def _duplicate(cl: Client, root: Path) -> bool:
-    """Claude Code settings also run under Cursor: skip that copy when the plugin is installed
-    for Cursor itself (it fires there through its own entry)."""
-    if cl.name != "claude-code" or "CURSOR_VERSION" not in os.environ:
+def _duplicate(cl: Client, root: Path, payload: dict[str, Any]) -> bool:
+    """Cursor, Copilot CLI and Grok also run Claude Code's settings, and Grok Cursor's: skip
+    that copy under them when the plugin is installed for them too (it fires there through
+    their own entry)."""
+    host = running_under(cl.read_by, payload)
+    if host is None:
         return False
     name = portable_config.plugin_name(root)
     home = Path(os.environ.get("HOME") or Path.home())
-    installs = receipt.config_home(home) / "installs" / "cursor"
+    installs = receipt.config_home(home) / "installs" / host
     return installs.is_dir() and any(installs.glob(f"*/{name}.json"))
 
 

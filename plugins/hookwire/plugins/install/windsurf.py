@@ -11,7 +11,6 @@ for MCP, the MCP tool's own name.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from hookwire.plugins.install._base import (
     JsonHooksClient,
     Target,
     Translation,
+    first_in_session,
     need_project,
 )
 from hookwire.plugins.install.capability import (
@@ -44,7 +44,7 @@ class Windsurf(JsonHooksClient):
         events={
             "session-start": Support(level=SYNTHESISED, natives=(),
                                      note="fired before the first pre_user_prompt of each "
-                                          "trajectory"),
+                                          "trajectory (markers: a week, removed on uninstall)"),
             "turn-start": Support(level=NATIVE, natives=("pre_user_prompt",)),
             "pre-tool-use": Support(level=NATIVE, natives=PRE),
             "post-tool-use": Support(level=NATIVE, natives=POST,
@@ -95,14 +95,9 @@ class Windsurf(JsonHooksClient):
         if found is None:
             return []
         out = [found]
-        if native == "pre_user_prompt" and wants_start:
-            key = hashlib.sha256(found.session_id.encode()).hexdigest()[:32]
-            marker = state / "windsurf-sessions" / key
-            if not marker.exists():
-                marker.parent.mkdir(parents=True, exist_ok=True)
-                marker.touch()
-                start = self._start(found)
-                out.insert(0, start)
+        if native == "pre_user_prompt" and wants_start and first_in_session(
+                state, self.name, found.session_id):
+            out.insert(0, self._start(found))
         return out
 
     def _start(self, found: Translation) -> Translation:

@@ -76,15 +76,12 @@ def main(argv):
     if plan is None:
         _fallback(argv)
     client, native = plan["client"], opts.get("--event", "")
-    if client["name"] == "claude-code" and _duplicate(plan):
-        sys.stdin.buffer.read()
-        return 0
     raw = sys.stdin.buffer.read()
     try:
         payload = _loads(raw) if raw.strip() else {}
     except ValueError:
         payload = {}
-    if not isinstance(payload, dict):
+    if not isinstance(payload, dict) or _duplicate(plan, payload):
         return 0
     signal.signal(signal.SIGTERM, _on_sigterm)
     contexts = []
@@ -152,16 +149,22 @@ def _fallback(argv):
         os._exit(0)
 
 
-def _duplicate(plan):
-    """The Claude copy under Cursor when the plugin is installed for Cursor too (the shim's
-    rule: Cursor also runs Claude Code's settings)."""
-    if "CURSOR_VERSION" not in os.environ:
+def _duplicate(plan, payload):
+    """This client's copy under another client that reads its files (Cursor, Copilot CLI and
+    Grok run Claude Code's settings; Grok runs Cursor's) when the plugin is installed for that
+    client too: it fires there through its own entry (the shim's rule, ``_base.running_under``)."""
+    host = None
+    for name, (names, keys) in plan["client"].get("duplicate_of", {}).items():
+        if any(n in os.environ for n in names) or any(k in payload for k in keys):
+            host = name
+            break
+    if host is None:
         return False
     home = os.environ.get("HOME") or os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME")
     base = os.path.join(xdg, "hookwire") if xdg and os.path.realpath(home) == os.path.realpath(
         os.path.expanduser("~")) else os.path.join(home, ".config", "hookwire")
-    folder = os.path.join(base, "installs", "cursor")
+    folder = os.path.join(base, "installs", host)
     try:
         scopes = os.listdir(folder)
     except OSError:
@@ -184,10 +187,12 @@ def _first(data, keys):
 def _normalise(client, payload):
     f = {key: _first(payload, names) for key, names in client["fields"].items()}
     tweak = client.get("tweak")
-    if tweak == "workspace_roots" and f["cwd"] is None:
+    if tweak == "workspace_roots":
         roots = payload.get("workspace_roots")
         if isinstance(roots, list) and roots:
-            f["cwd"] = roots[0]
+            f["project_dir"] = roots[0]
+            if f["cwd"] is None:
+                f["cwd"] = roots[0]
     elif tweak == "response_error":
         response = payload.get("tool_response")
         if isinstance(response, dict) and response.get("error"):
@@ -206,9 +211,11 @@ def _translations(plan, native, payload):
     t = time.time()
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % (int(t * 1000) % 1000)
     cwd = _s(f["cwd"]) or os.getcwd()
+    project = next((os.environ[n] for n in client.get("project_env", ()) if os.environ.get(n)),
+                   None) or _s(f.get("project_dir")) or cwd
     out = {"$schema": plan["payload_id"], "event": portable,
            "session_id": _s(f["session_id"]) or "unknown", "turn_id": _s(f["turn_id"]),
-           "cwd": cwd, "project_dir": cwd, "timestamp": stamp,
+           "cwd": cwd, "project_dir": project, "timestamp": stamp,
            "client": {"name": client["name"], "version": _s(f["version"]), "event": native}}
     if portable == "session-start":
         out["source"] = _s(f["source"]) or "startup"
