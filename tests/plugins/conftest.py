@@ -207,10 +207,16 @@ def verdicts() -> Callable[[Kernel], Verdicts]:
     return watch
 
 
-def rendered(kernel: Kernel, verdict: Any, *, neutral: bool = False, **subject: Any) -> list[str]:
-    """The texts :func:`hookwire.render.render` gives for ``verdict`` (``neutral``: hookwire's
-    labelled form), for a test to compare with what the model was sent."""
+@pytest.fixture
+def rendered() -> Callable[..., list[str]]:
+    """``rendered(kernel, verdict, neutral=False, **subject)``: the texts
+    :func:`hookwire.render.render` gives for ``verdict`` (``neutral``: hookwire's labelled
+    form), to compare with what the model was sent."""
     from hookwire.render import Subject, render
 
-    return [t.text for t in render(verdict, kernel.dialect, Subject(**subject),
-                                   neutral_form=neutral)]
+    def texts(kernel: Kernel, verdict: Any, *, neutral: bool = False,
+              **subject: Any) -> list[str]:
+        return [t.text for t in render(verdict, kernel.dialect, Subject(**subject),
+                                       neutral_form=neutral)]
+
+    return texts

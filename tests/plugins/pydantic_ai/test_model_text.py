@@ -26,7 +26,6 @@ from pydantic_ai.messages import (
     UserPromptPart,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-from tests.plugins.conftest import rendered
 
 from hookwire import Kernel, Seam
 from hookwire.dialects.claude.render import PREAMBLE
@@ -50,7 +49,7 @@ class Script:
         return ModelResponse(parts=[ToolCallPart("Bash", turn)])
 
 
-def run(kernel: Kernel, project: Path, prompt: str, *turns: str | dict[str, Any],
+async def run(kernel: Kernel, project: Path, prompt: str, *turns: str | dict[str, Any],
         neutral: bool = False) -> tuple[Script, list[ModelMessage]]:
     script = Script(*turns)
 
@@ -62,7 +61,7 @@ def run(kernel: Kernel, project: Path, prompt: str, *turns: str | dict[str, Any]
 
     agent = Agent(FunctionModel(script.respond), tools=[Tool(bash, name="Bash")],
                   capabilities=[Hookwire(kernel, cwd=str(project), neutral=neutral)])
-    result = agent.run_sync(prompt)
+    result = await agent.run(prompt)
     return script, result.all_messages()
 
 
@@ -94,11 +93,12 @@ def hook(project: Path, mode: str) -> str:
 
 @pytest.mark.parametrize("neutral", [False, True])
 @pytest.mark.parametrize("dialect", ["claude", "codex"])
-def test_pre_tool_use_deny(dialect: str, neutral: bool, request: Any, project: Path,
-                           verdicts: Any) -> None:
+async def test_pre_tool_use_deny(
+        dialect: str, neutral: bool, request: Any, project: Path, verdicts: Any,
+        rendered: Any) -> None:
     kernel = request.getfixturevalue(dialect)(PreToolUse=[("guard", "Bash")])
     seen = verdicts(kernel)
-    _, history = run(kernel, project, "clean up", {"command": "rm -rf build"}, "ok",
+    _, history = await run(kernel, project, "clean up", {"command": "rm -rf build"}, "ok",
                      neutral=neutral)
     [tool] = [text for kind, text in parts(history) if kind == "tool"]
     [expected] = rendered(kernel, seen.last(Seam.TOOL_PRE), neutral=neutral, tool_name="Bash",
@@ -116,11 +116,12 @@ def test_pre_tool_use_deny(dialect: str, neutral: bool, request: Any, project: P
 
 @pytest.mark.parametrize("neutral", [False, True])
 @pytest.mark.parametrize("dialect", ["claude", "codex"])
-def test_post_tool_use_block(dialect: str, neutral: bool, request: Any, project: Path,
-                             verdicts: Any) -> None:
+async def test_post_tool_use_block(
+        dialect: str, neutral: bool, request: Any, project: Path, verdicts: Any,
+        rendered: Any) -> None:
     kernel = request.getfixturevalue(dialect)(PostToolUse=[("post_block", "Bash")])
     seen = verdicts(kernel)
-    script, history = run(kernel, project, "go", {"command": "echo hello"}, "ok",
+    script, history = await run(kernel, project, "go", {"command": "echo hello"}, "ok",
                           neutral=neutral)
     expected = rendered(kernel, seen.last(Seam.TOOL_POST), neutral=neutral, tool_name="Bash",
                         tool_input={"command": "echo hello"})
@@ -141,11 +142,12 @@ def test_post_tool_use_block(dialect: str, neutral: bool, request: Any, project:
 
 @pytest.mark.parametrize("neutral", [False, True])
 @pytest.mark.parametrize("dialect", ["claude", "codex"])
-def test_user_prompt_submit_context(dialect: str, neutral: bool, request: Any, project: Path,
-                                    verdicts: Any) -> None:
+async def test_user_prompt_submit_context(
+        dialect: str, neutral: bool, request: Any, project: Path, verdicts: Any,
+        rendered: Any) -> None:
     kernel = request.getfixturevalue(dialect)(UserPromptSubmit=[("context", "")])
     seen = verdicts(kernel)
-    script, history = run(kernel, project, "what is the build id?", "4242",
+    script, history = await run(kernel, project, "what is the build id?", "4242",
                           neutral=neutral)
     [expected] = rendered(kernel, seen.last(Seam.PROMPT_SUBMIT), neutral=neutral,
                           prompt="what is the build id?")
@@ -165,12 +167,13 @@ def test_user_prompt_submit_context(dialect: str, neutral: bool, request: Any, p
 
 @pytest.mark.parametrize("neutral", [False, True])
 @pytest.mark.parametrize("dialect", ["claude", "codex"])
-def test_stop_block(dialect: str, neutral: bool, request: Any, project: Path, verdicts: Any,
-                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_stop_block(
+        dialect: str, neutral: bool, request: Any, project: Path, verdicts: Any,
+        rendered: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STOP_BLOCKS", "1")
     kernel = request.getfixturevalue(dialect)(Stop=[("stop", "")])
     seen = verdicts(kernel)
-    script, history = run(kernel, project, "work", "done", "really done", neutral=neutral)
+    script, history = await run(kernel, project, "work", "done", "really done", neutral=neutral)
     assert len(script.requests) == 2
     stop = next(v for v in seen.seen if v.seam is Seam.STOP)
     expected = rendered(kernel, stop, neutral=neutral)
