@@ -10,9 +10,11 @@ mapped tool, a group whose native event the dialect picks per event, a matcher t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from hookwire.events import Seam
+from hookwire.verdicts import Verdict, plain_verdict
 
 if TYPE_CHECKING:
     from hookwire.dispatch import Dispatcher
@@ -33,6 +35,32 @@ class MatchCheck:
         # seam -> (the index's groups and the seam's plugins it was computed from,
         #          tool name -> nothing can match)
         self._answers: dict[Seam, tuple[object, object, dict[str, bool]]] = {}
+        # seam -> the last "nothing ran" verdict, handed out again for an equal input
+        self._plain: dict[Seam, Verdict] = {}
+
+    def plain(self, tool_name: str, tool_input: Mapping[str, Any], seam: Seam = Seam.TOOL_PRE
+              ) -> Verdict | None:
+        """The verdict of a call on ``seam`` that certainly runs nothing (``None``: dispatch
+        it). Its ``original_input`` and ``effective_input`` equal ``tool_input`` (a copy of
+        it); the same immutable verdict is returned while the calls' inputs stay equal."""
+        # nothing_can_match, inlined: this is the whole cost of a call that runs nothing
+        cached = self._answers.get(seam)
+        registry = self._registry
+        if (cached is not None and cached[0] is self._index.by_seam.get(seam, ())
+                and cached[1] is registry.impls.get(seam) and not registry.audit
+                and not self._tools.active):
+            nothing = cached[2].get(tool_name)
+            if nothing is None:
+                nothing = self._compute(seam, tool_name)
+        else:
+            nothing = self.nothing_can_match(seam, tool_name)
+        if not nothing:
+            return None
+        last = self._plain.get(seam)
+        if last is not None and last.original_input == tool_input:
+            return last
+        verdict = self._plain[seam] = plain_verdict(seam, dict(tool_input))
+        return verdict
 
     def nothing_can_match(self, seam: Seam, tool_name: str) -> bool:
         """True only when dispatching a call of ``tool_name`` on ``seam`` would certainly run

@@ -32,7 +32,7 @@ from hookwire import events as ev
 from hookwire import problems as _problems
 from hookwire.events import Seam, SeamEvent, SessionInfo
 from hookwire.hosts import HostProfile
-from hookwire.verdicts import Answer, Decision, Halt, Verdict, plain_verdict
+from hookwire.verdicts import Answer, Decision, Halt, Verdict
 
 if TYPE_CHECKING:
     from anyio.abc import TaskGroup
@@ -308,8 +308,8 @@ class Session:
                        tool_use_id: str | None = None, **fields: Any) -> Verdict:
         """Fire ``tool_pre``; run the tool with ``verdict.effective_input`` unless
         ``verdict.denied`` (ASK: resolve it with :meth:`approve` or the host's own path)."""
-        if not fields and self.kernel.match_check.nothing_can_match(Seam.TOOL_PRE, tool_name):
-            return plain_verdict(Seam.TOOL_PRE, dict(tool_input))  # no event built
+        if not fields and (v := self.kernel.match_check.plain(tool_name, tool_input)):
+            return v  # nothing can match: answered without building an event
         return await self.dispatch(ev.ToolPre(
             tool_name=tool_name, tool_input=dict(tool_input),
             tool_use_id=tool_use_id or _tool_use_id(), **self._turn_fields(fields)))
