@@ -308,3 +308,53 @@ def test_cline_3_0_65_events(plugin: Path, home: Path, project: Path, log: Path)
     assert got[3]["last_assistant_message"] == "done"
     uninstall("cline", plugin, home=home, scope="project", project=project)
     assert not (project / ".clinerules").exists()
+
+
+@pytest.mark.parametrize("name,where", [("opencode", ".config/opencode/plugins"),
+                                        ("kilo", ".config/kilo/plugin"),
+                                        ("pi", ".pi/agent/extensions")])
+def test_one_bridge_for_every_plugin(name: str, where: str, plugin: Path, home: Path,
+                                     tmp_path: Path, log: Path) -> None:
+    other = tmp_path / "plugins" / "other"
+    import shutil
+
+    shutil.copytree(plugin, other)
+    (other / "plugin.json").write_text(json.dumps({"name": "other", "version": "1.0.0"}))
+    before = tree(tmp_path)
+    install(name, plugin, home=home)
+    bridge = home / where / "hookwire-bridge.ts"
+    first = bridge.read_bytes()
+    assert install(name, other, home=home).changed is False  # the same bridge serves both
+    assert sorted(p.name for p in bridge.parent.iterdir()) == ["hookwire-bridge.ts"]
+    assert b"acme-recorder" not in first and str(plugin).encode() not in first
+    # what the bridge runs for an event: the shim with every installed plugin
+    native = "session_start" if name == "pi" else "session.created"
+    roots = [json.loads(p.read_text())["root"] for p in
+             (home / ".config" / "hookwire" / "installs" / name / "user").glob("*.json")
+             if not p.name.endswith(".entry.json")]
+    argv = [sys.executable, "-m", "hookwire.plugins.install.shim", "--client", name,
+            "--event", native]
+    for root in roots:
+        argv += ["--plugin", root]
+    subprocess.run(argv, input=json.dumps({"session_id": "s", "cwd": str(home),
+                                           "project_dir": str(home)}),
+                   text=True, timeout=60, check=True)
+    assert [json.loads(ln)["payload"]["event"] for ln in log.read_text().splitlines()] == [
+        "session-start", "session-start"]
+    uninstall(name, plugin, home=home)
+    assert bridge.read_bytes() == first  # still used by the other plugin
+    uninstall(name, other, home=home)
+    ran = ("home/.local", log.name)  # what the run itself made (PLUGIN_DATA, the log)
+    assert [p for p in tree(tmp_path) if not p.startswith(ran)] == before
+
+
+def test_kiro_hook_file(plugin: Path, home: Path, project: Path) -> None:
+    install("kiro", plugin, home=home, scope="project", project=project)
+    doc = json.loads((project / ".kiro" / "hooks" / "hookwire-acme-recorder.json").read_text())
+    assert doc["version"] == "v1"
+    assert [h["trigger"] for h in doc["hooks"]] == ["AgentSpawn", "UserPromptSubmit",
+                                                    "PreToolUse", "PostToolUse", "Stop"]
+    hook = next(h for h in doc["hooks"] if h["trigger"] == "UserPromptSubmit")
+    done = run(hook["action"]["command"], {"hook_event_name": "userPromptSubmit",
+                                           "cwd": str(project), "prompt": "hi"})
+    assert done.returncode == 0 and done.stdout == "remember the plugin\n"

@@ -23,8 +23,11 @@ USER_FILE = {
     "windsurf": ".codeium/windsurf/hooks.json",
     "copilot-cli": ".copilot/hooks/hookwire-acme-recorder.json",
     "cline": "Documents/Cline/Hooks/PreToolUse",
-    "opencode": ".config/opencode/plugins/hookwire-acme-recorder.ts",
+    "opencode": ".config/opencode/plugins/hookwire-bridge.ts",
     "grok": ".grok/hooks/hookwire-acme-recorder.json",
+    "kilo": ".config/kilo/plugin/hookwire-bridge.ts",
+    "pi": ".pi/agent/extensions/hookwire-bridge.ts",
+    "kiro": ".kiro/hooks/hookwire-acme-recorder.json",
 }
 PROJECT_FILE = {
     "claude-code": ".claude/settings.json", "codex": ".codex/hooks.json",
@@ -32,8 +35,11 @@ PROJECT_FILE = {
     "windsurf": ".windsurf/hooks.json",
     "copilot-cli": ".github/hooks/hookwire-acme-recorder.json",
     "cline": ".clinerules/hooks/PreToolUse",
-    "opencode": ".opencode/plugins/hookwire-acme-recorder.ts",
+    "opencode": ".opencode/plugins/hookwire-bridge.ts",
     "grok": ".grok/hooks/hookwire-acme-recorder.json",
+    "kilo": ".kilo/plugin/hookwire-bridge.ts",
+    "pi": ".pi/extensions/hookwire-bridge.ts",
+    "kiro": ".kiro/hooks/hookwire-acme-recorder.json",
 }
 
 #: A config the user already had, with a hook of their own on an event we also use.

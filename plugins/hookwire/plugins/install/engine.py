@@ -48,11 +48,14 @@ def clients() -> dict[str, Client]:
     from hookwire.plugins.install.cursor import Cursor
     from hookwire.plugins.install.gemini_cli import GeminiCli
     from hookwire.plugins.install.grok import Grok
+    from hookwire.plugins.install.kilo import Kilo
+    from hookwire.plugins.install.kiro import Kiro
     from hookwire.plugins.install.opencode import OpenCode
+    from hookwire.plugins.install.pi import Pi
     from hookwire.plugins.install.windsurf import Windsurf
 
     found = [ClaudeCode(), Codex(), Cursor(), CopilotCli(), GeminiCli(), Cline(), Windsurf(),
-             OpenCode(), Grok()]
+             OpenCode(), Grok(), Kilo(), Pi(), Kiro()]
     return {c.name: c for c in found}
 
 
@@ -109,8 +112,8 @@ def install(client_name: str, plugin_dir: Path, *, scope: str = "user", home: Pa
         change = FileChange(path=str(target.path), before=before, after=built.after,
                             mode=built.mode)
         changes.append(change)
-        if prior is None and not change.changed:
-            continue
+        if prior is None and not change.changed and target.kind != "shared":
+            continue  # (a shared file, e.g. the TypeScript bridge, is recorded by every plugin)
         if prior is not None:
             keys = [*prior.created_keys, *(k for k in built.created_keys
                                            if k not in prior.created_keys)]
@@ -183,7 +186,7 @@ def uninstall(client_name: str, plugin_dir: Path, *, scope: str = "user", home: 
         current = read_bytes(path)
         if current is None:
             continue  # removed by the user already
-        if receipt.sha256(current) == record.after:
+        if receipt.sha256(current) == record.after and record.kind != "shared":
             original = None if record.created else (
                 receipt.read_backup(rpath, record.backup) if record.backup else None)
             if not record.created and original is None:
