@@ -54,6 +54,8 @@ if mode == "deny_halt" and "halt" in json.dumps(data):
                                 "permissionDecisionReason": "refused before halting"}})
 if mode == "slow":
     time.sleep(30)
+if mode == "say":
+    print("tests run by hand"); sys.exit(0)
 if mode == "post_block":
     out({"decision": "block", "reason": "lint failed"})
 sys.exit(0)

@@ -215,7 +215,8 @@ def test_prompt_context_reaches_the_model_labelled(claude: Any, agent_for: Any) 
     [human] = [m for m in request if isinstance(m, HumanMessage)]
     assert human.content == "what is the build id?"       # the user's words are untouched
     [system] = [m for m in request if isinstance(m, SystemMessage) and "4242" in m.content]
-    assert system.content.startswith("[hookwire: context from claude:UserPromptSubmit hook")
+    assert system.content == "UserPromptSubmit hook additional context: build id is 4242"
+    assert system.additional_kwargs["hookwire_source"].startswith("claude:UserPromptSubmit hook")
 
 
 def test_stop_hook_forces_exactly_n_more_turns(claude: Any, agent_for: Any, hook_log: Any,
@@ -493,8 +494,8 @@ async def test_tool_batch_block_ends_the_loop_before_the_next_model_request(
     assert shell.ran == ["echo one"]
     last = messages[-1]                             # the reason stays in the conversation
     assert isinstance(last, SystemMessage)
-    assert last.content.startswith("[hookwire: PostToolBatch block from claude:PostToolBatch")
-    assert "enough tools for now (2 calls)" in last.content
+    assert last.content == "enough tools for now (2 calls)"  # Claude Code's run result
+    assert last.additional_kwargs["hookwire_source"].startswith("claude:PostToolBatch hook")
     [batch] = hook_log("batch_block")               # once, for the whole response
     calls = {c["tool_input"]["command"]: c for c in batch["tool_calls"]}
     assert set(calls) == {"echo one", "rm -rf build"}
@@ -518,8 +519,8 @@ async def test_tool_batch_context_reaches_the_next_request_labelled(
     assert [c["tool_response"] for c in second["tool_calls"]] == ["c\n"]
     [context] = [m for m in model.requests[1]
                  if isinstance(m, SystemMessage) and "the batch returned" in m.content]
-    assert context.content.startswith("[hookwire: context from claude:PostToolBatch hook")
-    assert context.content.endswith("the batch returned: new a,b")
+    assert context.content == "PostToolBatch hook additional context: the batch returned: new a,b"
+    assert context.additional_kwargs["hookwire_source"].startswith("claude:PostToolBatch hook")
     assert any("the batch returned: c" in str(m.content) for m in model.requests[2])
 
 

@@ -8,25 +8,37 @@ prompt_submit          ``before_agent``: runs once per ``invoke``/``stream`` (re
                        follow-ups and stop continuations never pass it; a resume with
                        ``Command(resume=...)`` does not either; an agent invoked from inside a
                        tool is nested and fires nothing); blocked → :class:`PromptBlocked`;
-                       contexts → labelled ``SystemMessage``
-tool_pre               ``wrap_tool_call``: deny → an error ``ToolMessage`` carrying the reason;
+                       contexts → ``SystemMessage``s after the prompt (before it where the
+                       harness puts them there: Codex's SessionStart context)
+tool_pre               ``wrap_tool_call``: deny → an error ``ToolMessage`` carrying the text;
                        ask → a LangGraph ``interrupt`` (the human-in-the-loop path) when the
                        agent has a checkpointer, else the kernel ``approve`` seam, else deny;
                        rewritten input → the tool validates it again (invalid → an error
                        ``ToolMessage``)
 tool_post / failure    ``wrap_tool_call`` after the handler (a returned error ``ToolMessage`` or
-                       a raised exception is a failure)
+                       a raised exception is a failure): a replaced result is the
+                       ``ToolMessage``'s content; feedback and contexts → ``SystemMessage``s
+                       right after it
 tool_batch             ``before_model`` once every tool call of the last ``AIMessage`` has its
-                       ``ToolMessage`` (once per response): contexts → labelled ``SystemMessage``
+                       ``ToolMessage`` (once per response): contexts → ``SystemMessage``s
                        before the request; blocked → the reason as a ``SystemMessage`` and
                        ``jump_to: "end"`` (the model is not called again; no stop hook fires)
-stop                   ``after_agent`` with ``jump_to: "model"`` and the feedback message
+stop                   ``after_agent`` with ``jump_to: "model"`` and the feedback messages (a
+                       ``HumanMessage`` where the harness sends a user message, a
+                       ``SystemMessage`` where it sends a system one)
 stop_failure           ``wrap_model_call``: the handler raised (after the retries of any
                        middleware listed after this one, and the chat model's own); fired, then
                        the exception propagates unchanged
 halt                   :class:`RunHalted` raised at the next seam (``continue: false`` on
                        ``tool_pre`` lets the tool call be handled as decided first, as Claude Code)
 =====================  ==========================================================================
+
+Every text is the one :func:`hookwire.render.render` gives: each dialect's harness wording
+(a Claude Code hook's deny reads ``PreToolUse:Bash hook error: …``), or hookwire's neutral
+labelled form with ``HookwireMiddleware(kernel, neutral=True)``. Each message a hook adds
+carries its hook in ``additional_kwargs["hookwire_source"]`` (a hook's text is never the
+user's); a Codex developer message is a ``SystemMessage`` with
+``additional_kwargs["__openai_role__"] = "developer"``.
 
 Hook calls are blocking (a :class:`~hookwire.sync.SyncSession` on its own thread); the async
 hooks run them in a worker thread, so ``invoke``, ``stream``, ``ainvoke`` and ``astream`` share
@@ -36,12 +48,20 @@ one session.
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import anyio.to_thread
 from langchain.agents.middleware import AgentMiddleware, hook_config
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langgraph.config import get_config
 from langgraph.errors import GraphBubbleUp
 from langgraph.types import Command, interrupt
@@ -49,17 +69,24 @@ from langgraph.types import Command, interrupt
 from hookwire.kernel import Kernel
 from hookwire.plugins._adapters import (
     PromptBlocked,
+    Renderer,
     RunHalted,
     enclosing_tool_session,
+    first_text,
+    label,
     prompt_text,
-    render_context,
     render_feedback,
     running_tool,
+    source_label,
     status_error_kind,
+    texts_at,
+    texts_but,
+    tool_result,
 )
 from hookwire.plugins.langchain.profile import PROFILE
+from hookwire.render import ModelText, Placement
 from hookwire.sync import SyncSession
-from hookwire.verdicts import Context, Decision, Verdict
+from hookwire.verdicts import Decision, Verdict
 
 _NO_SURFACE = ("Permission for this tool use was denied: it requires approval and this session "
                "has no approval surface.")
@@ -82,18 +109,24 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
     The session is opened for the ``langchain`` host profile, and the tools each model call is
     given are declared to it; :attr:`problems` lists every reason a configured hook cannot run
     here (each is also logged once as a warning on the ``hookwire`` logger).
+
+    Hook text reaches the model in its harness's wording and place (:mod:`hookwire.render`);
+    ``neutral=True`` gives hookwire's neutral labelled form instead.
     """
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
-                 approval: str = "auto", **session_fields: Any) -> None:
+                 approval: str = "auto", neutral: bool = False,
+                 **session_fields: Any) -> None:
         self.kernel = kernel
         self.max_stop_blocks = max_stop_blocks
         self.approval = approval
+        self.neutral = neutral
+        self._render = Renderer(kernel, neutral=neutral)
         self.session_fields = session_fields
         self.tools = []
         self._session: SyncSession | None = None
         self._lock = threading.Lock()
-        self._start_contexts: list[Context] = []
+        self._start_texts: list[ModelText] = []  # session_start's, rendered
         # keyed by (graph run, tool_call_id): agents nested in a tool may reuse call ids
         self._pre: dict[tuple[Any, str], Verdict] = {}
         self._ran: dict[tuple[Any, str], dict[str, Any]] = {}  # → the input that ran
@@ -131,7 +164,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
                                       **fields)
                 verdict = session.session_start("startup")
                 self._problems = tuple(session.session.problems)
-                self._start_contexts.extend(verdict.contexts)
+                self._start_texts.extend(self._render(verdict))
                 self._session = session
                 if verdict.halt is not None:
                     raise RunHalted(verdict.halt)
@@ -170,14 +203,24 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             return None
         session = self.session
         self._check_halt()
+        prompt = _last_human(state["messages"])
         with session.turn():
-            verdict = session.prompt_submit(_last_human(state["messages"]))
+            verdict = session.prompt_submit(prompt)
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
+        rendered = self._render(verdict, prompt=prompt)
         if verdict.denied:
-            raise PromptBlocked(verdict.reason, verdict)
-        contexts, self._start_contexts = [*self._start_contexts, *verdict.contexts], []
-        return {"messages": _system(contexts)} if contexts else None
+            raise PromptBlocked(verdict.reason, verdict, first_text(rendered, Placement.RESULT))
+        texts, self._start_texts = [*self._start_texts, *rendered], []
+        after = _messages(texts_but(texts, Placement.BEFORE_PROMPT, Placement.RESULT))
+        before = _messages(texts_at(texts, Placement.BEFORE_PROMPT))
+        last = state["messages"][-1] if state["messages"] else None
+        if before and isinstance(last, HumanMessage) and last.id:
+            # before the prompt (Codex's SessionStart context): the prompt moves after them
+            moved = last.model_copy(update={"id": str(uuid.uuid4())})
+            return {"messages": [RemoveMessage(id=last.id), *before, moved, *after]}
+        messages = [*before, *after]
+        return {"messages": messages} if messages else None
 
     async def abefore_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         return await anyio.to_thread.run_sync(self.before_agent, state, runtime)
@@ -203,7 +246,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         """The last ``AIMessage``'s tool calls, once each has its ``ToolMessage`` and their
         batch has not fired yet: ``(key, rows)``."""
         for i in range(len(messages) - 1, -1, -1):
-            if isinstance(messages[i], HumanMessage):
+            if isinstance(messages[i], HumanMessage) and not _from_hook(messages[i]):
                 return None
             if isinstance(messages[i], AIMessage):
                 break
@@ -231,10 +274,13 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         verdict = self.session.tool_batch(rows)
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
-        messages = _system(verdict.contexts)
-        if verdict.denied:
-            stop = SystemMessage(render_feedback("PostToolBatch block", verdict),
-                                 additional_kwargs={_BLOCKED: True})
+        texts = self._render(verdict)
+        messages = _messages(texts_but(texts, Placement.RESULT))
+        if verdict.denied:  # the harness's run result; the neutral form labels it
+            text = first_text(texts, Placement.RESULT) or render_feedback("PostToolBatch block",
+                                                                          verdict)
+            stop = SystemMessage(text, additional_kwargs={_BLOCKED: True,
+                                                          "hookwire_source": label(verdict)})
             return {"messages": [*messages, stop], "jump_to": "end"}
         return {"messages": messages} if messages else None
 
@@ -276,11 +322,10 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         verdict = self.session.stop(last_assistant_message=_last_ai(state["messages"]))
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
-        messages = _system(verdict.contexts)
+        messages = _messages(self._render(verdict))  # contexts, then the feedback
         if not verdict.continue_turn:
             return {"messages": messages} if messages else None
-        feedback = SystemMessage(render_feedback("Stop hook feedback", verdict))
-        return {"messages": [*messages, feedback], "jump_to": "model"}
+        return {"messages": messages, "jump_to": "model"}
 
     @hook_config(can_jump_to=["model"])
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
@@ -339,9 +384,13 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             refusal = verdict.reason or "denied by a hook"
         if refusal is not None:
             self._pre.pop(key, None)
+            texts = self._render(verdict, tool_name=name, tool_input=args)
+            if verdict.denied:  # the hook's refusal, as its harness words it
+                refusal = first_text(texts, Placement.TOOL_RESULT) or refusal
             message = ToolMessage(content=refusal, tool_call_id=call_id, name=name,
                                   status="error")
-            return _with(message, _system(verdict.contexts)), request, verdict
+            return (_with(message, _messages(texts_but(texts, Placement.TOOL_RESULT))),
+                    request, verdict)
         if effective != args:
             request = request.override(tool_call={**call, "args": effective})
         if call_id:
@@ -366,7 +415,15 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         self._pre.pop((_graph_run(), call.get("id") or ""), None)
         failure = self.session.tool_failure(call["name"], call["args"], error,
                                             call.get("id") or "")
-        return _system((*pre.contexts, *failure.contexts))
+        texts = self._render(failure, tool_name=call["name"], tool_input=call["args"])
+        return [*self._pre_messages(request, pre),
+                *_messages(texts_but(texts, Placement.TOOL_RESULT))]
+
+    def _pre_messages(self, request: Any, pre: Verdict) -> list[BaseMessage]:
+        """What ``tool_pre`` added beside a call that went ahead (its contexts)."""
+        call = request.tool_call
+        texts = self._render(pre, tool_name=call["name"], tool_input=call["args"])
+        return _messages(texts_but(texts, Placement.TOOL_RESULT))
 
     def _after_tool(self, request: Any, pre: Verdict, result: Any) -> Any:
         if not isinstance(result, ToolMessage):
@@ -378,12 +435,12 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         self._pre.pop((_graph_run(), call.get("id") or ""), None)
         post = self.session.tool_post(call["name"], call["args"], result.content,
                                       call.get("id") or "")
-        if post.updated_output is not None:
-            result = result.model_copy(update={"content": _content(post.updated_output)})
-        extra = _system(pre.contexts)
-        if post.decision is Decision.BLOCK and post.reason:
-            extra.append(SystemMessage(render_feedback("PostToolUse feedback", post)))
-        extra += _system(post.contexts)
+        texts = self._render(post, tool_name=call["name"], tool_input=call["args"])
+        content = tool_result(texts, post, result.content)
+        if content is not result.content:
+            result = result.model_copy(update={"content": _content(content)})
+        extra = [*self._pre_messages(request, pre),
+                 *_messages(texts_but(texts, Placement.TOOL_RESULT))]
         return _with(result, extra)
 
 
@@ -401,9 +458,24 @@ def _with(message: ToolMessage, extra: list[BaseMessage]) -> Any:
     return Command(update={"messages": [message, *extra]}) if extra else message
 
 
-def _system(contexts: Any) -> list[BaseMessage]:
-    return [SystemMessage(render_context(c), additional_kwargs={
-        "hookwire_source": c.source.label()}) for c in contexts]
+def _messages(texts: Any) -> list[BaseMessage]:
+    """Hook texts as messages, each labelled with its hook: a ``HumanMessage`` where the
+    harness sends a user message (its text says it is a hook's), else a ``SystemMessage``."""
+    out: list[BaseMessage] = []
+    for text in texts:
+        kwargs: dict[str, Any] = {"hookwire_source": source_label(text)}
+        if text.role == "user":
+            out.append(HumanMessage(text.text, additional_kwargs=kwargs))
+            continue
+        if text.role == "developer":  # langchain-openai sends it with the developer role
+            kwargs["__openai_role__"] = "developer"
+        out.append(SystemMessage(text.text, additional_kwargs=kwargs))
+    return out
+
+
+def _from_hook(message: BaseMessage) -> bool:
+    """A message a hook added (a Stop continuation's user message): not the user's."""
+    return bool(message.additional_kwargs.get("hookwire_source"))
 
 
 def _content(value: Any) -> Any:
@@ -448,7 +520,7 @@ def _has_checkpointer() -> bool:
 
 def _last_human(messages: list[BaseMessage]) -> str:
     for message in reversed(messages):
-        if isinstance(message, HumanMessage):
+        if isinstance(message, HumanMessage) and not _from_hook(message):
             return prompt_text(message.content)
     return ""
 
@@ -456,7 +528,7 @@ def _last_human(messages: list[BaseMessage]) -> str:
 def _turn_ai(messages: list[BaseMessage]) -> str | None:
     """The text of the last ``AIMessage`` of the current user turn, if any."""
     for message in reversed(messages):
-        if isinstance(message, HumanMessage):
+        if isinstance(message, HumanMessage) and not _from_hook(message):
             return None
         if isinstance(message, AIMessage):
             return message.text if isinstance(message.text, str) else str(message.content)
