@@ -207,8 +207,8 @@ async def test_prompt_context_is_labelled_and_blocked_prompt_never_reaches_the_m
         await hooks.run(agent, "hello")
     [first] = script.requests
     [ctx] = [i for i in first if isinstance(i, dict) and i.get("role") == "system"]
-    assert "build id is 4242" in ctx["content"]
-    assert "[hookwire: context from claude:UserPromptSubmit hook" in ctx["content"]
+    # Claude Code's wording names the hook event: a hook's context, not the user's words
+    assert ctx["content"] == "UserPromptSubmit hook additional context: build id is 4242"
 
     class Block:
         @hookimpl
@@ -320,8 +320,8 @@ async def test_tool_batch_context_reaches_the_next_request(claude: Any, project:
     agent, _ = make(script, project)
     with Hookwire(kernel, cwd=str(project)) as hooks:
         await hooks.run(agent, "go")
-    assert "the batch returned: a" in text_of(script.requests[1])
-    assert "claude:PostToolBatch hook" in text_of(script.requests[1])
+    assert ("PostToolBatch hook additional context: the batch returned: a"
+            in text_of(script.requests[1]))
 
 
 # -- stop_failure --------------------------------------------------------------------------------

@@ -9,23 +9,34 @@ turn origin            :meth:`Hookwire.run` / :meth:`~Hookwire.run_sync` /
                        :meth:`~Hookwire.run_streamed` (a run from inside a tool reuses the turn;
                        a run resuming a ``RunState`` is not a user turn)
 prompt_submit          ``RunHooks.on_llm_start`` of the turn's first model request; blocked →
-                       :class:`PromptBlocked`; contexts → labelled ``system`` input items
+                       :class:`PromptBlocked`; contexts → ``system`` (Codex: ``developer``)
+                       input items after the prompt (before it where the harness puts them
+                       there: Codex's SessionStart context)
 tool_pre               each ``FunctionTool`` (the agent's and its MCP servers') is a copy whose
                        ``needs_approval`` fires the hooks and whose ``on_invoke_tool`` applies the
-                       verdict: deny → the reason is the tool's output; ask (and defer) → the
+                       verdict: deny → the text is the tool's output; ask (and defer) → the
                        SDK's approval interruption (``approval="kernel"``: the ``approve`` seam);
                        rewritten input → validated against the tool's JSON schema, then the tool
                        runs with it
 tool_post / failure    the same ``on_invoke_tool`` after the tool (an exception, or the SDK's
-                       failure message in its place, is a failure)
+                       failure message in its place, is a failure): a replaced result is the
+                       tool's output; feedback and contexts → input items of the next request,
+                       right after the tool outputs
 tool_batch             ``on_llm_start`` of the request after a response with function calls
 stop                   after ``Runner.run`` returned a final output: continue → another run with
-                       the history and the feedback (``run_streamed``: ``on_agent_end``, observe
-                       only)
+                       the history and the feedback (a ``user`` item where the harness sends a
+                       user message, a ``system`` one where it sends a system message;
+                       ``run_streamed``: ``on_agent_end``, observe only)
 stop_failure           an ``openai.APIError`` raised out of ``Runner.run`` (after the SDK's
                        retries)
 halt                   :class:`RunHalted` at the next seam (a tool that was allowed still runs)
 =====================  ==========================================================================
+
+Every text is the one :func:`hookwire.render.render` gives: each dialect's harness wording
+(a Claude Code hook's deny reads ``PreToolUse:Bash hook error: …``), or hookwire's neutral
+labelled form with ``Hookwire(kernel, neutral=True)``. An input item has no field for its
+source: a hook's item is never a ``user`` one except where the harness sends one, and then
+its text says it is a hook's (``<system-reminder>``, ``<hook_prompt>``).
 
 Hook calls block (a :class:`~hookwire.sync.SyncSession` on its own thread); the async seams
 run them in a worker thread, so ``run``, ``run_sync`` and ``run_streamed`` share one session.
@@ -52,16 +63,19 @@ from agents.run_state import RunState
 from hookwire.kernel import Kernel
 from hookwire.plugins._adapters import (
     PromptBlocked,
+    Renderer,
     RunHalted,
+    first_text,
     prompt_text,
-    render_context,
-    render_feedback,
     status_error_kind,
+    texts_but,
+    tool_result,
 )
 from hookwire.plugins.openai_agents.profile import PROFILE
+from hookwire.render import ModelText, Placement
 from hookwire.session import TurnOrigin
 from hookwire.sync import SyncSession
-from hookwire.verdicts import KERNEL, Context, Decision, Halt, Verdict
+from hookwire.verdicts import KERNEL, Decision, Halt, Verdict
 
 log = logging.getLogger("hookwire.openai_agents")
 
@@ -89,7 +103,7 @@ class _Run:
     nested: bool  # inside a tool of an outer run: the outer run owns prompt and stop
     streamed: bool = False
     resumed: bool = False  # input was a RunState: not a user prompt
-    pending: list[Context | str] = field(default_factory=list)  # for the next model request
+    pending: list[ModelText] = field(default_factory=list)  # for the next model request
     injected: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     calls: list[tuple[str, str, str]] = field(default_factory=list)  # (call_id, name, args)
     ran: dict[str, dict[str, Any]] = field(default_factory=dict)  # call_id → input that ran
@@ -110,20 +124,25 @@ class Hookwire:
     ``ask`` pauses the run with the SDK's own approval interruption, resumed with
     ``RunState.approve`` / ``reject``) or ``"kernel"`` (the kernel's ``approve`` seam decides,
     no answer denies). ``problems``: why configured hooks cannot run here (also logged).
+    Hook text reaches the model in its harness's wording and place (:mod:`hookwire.render`);
+    ``neutral=True`` gives hookwire's neutral labelled form instead.
     """
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
-                 approval: str = "interrupt", **session_fields: Any) -> None:
+                 approval: str = "interrupt", neutral: bool = False,
+                 **session_fields: Any) -> None:
         if approval not in ("interrupt", "kernel"):
             raise ValueError(f"approval must be 'interrupt' or 'kernel', not {approval!r}")
         self.kernel = kernel
         self.max_stop_blocks = max_stop_blocks
         self.approval = approval
+        self.neutral = neutral
+        self._render = Renderer(kernel, neutral=neutral)
         self.session_fields = session_fields
         self._session: SyncSession | None = None
         self._started = False
         self._lock = threading.RLock()
-        self._carry: list[Context] = []  # contexts for the next user turn's first request
+        self._carry: list[ModelText] = []  # texts for the next user turn's first request
         self._pre: dict[str, Verdict] = {}  # call_id → tool_pre verdict, across runs
         self._tools: set[str] = set()
         self._mapped: set[str] = set()
@@ -163,7 +182,7 @@ class Hookwire:
                 return
             self._started = True
             verdict = session.session_start("startup")
-            self._carry.extend(verdict.contexts)
+            self._carry.extend(self._render(verdict))
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
 
@@ -280,14 +299,16 @@ class Hookwire:
         if session.halted is not None:
             raise RunHalted(session.halted)
         if not run.nested and not run.resumed and not run.origin.consumed:
-            verdict = session.prompt_submit(_last_user_text(input_items), origin=run.origin)
+            prompt = _last_user_text(input_items)
+            verdict = session.prompt_submit(prompt, origin=run.origin)
             if verdict.halt is not None:
                 raise RunHalted(verdict.halt)
+            texts = self._render(verdict, prompt=prompt)
             if verdict.denied:
-                raise PromptBlocked(verdict.reason, verdict)
+                raise PromptBlocked(verdict.reason, verdict, first_text(texts, Placement.RESULT))
             with self._lock:
                 carried, self._carry = self._carry, []
-            run.pending[:0] = [*carried, *verdict.contexts]
+            run.pending[:0] = [*carried, *texts_but(texts, Placement.RESULT)]
         if run.calls:
             self._tool_batch(run, input_items)
 
@@ -307,7 +328,7 @@ class Hookwire:
             raise RunHalted(verdict.halt)
         if verdict.denied:
             raise ToolBatchBlocked(verdict)
-        run.pending.extend(verdict.contexts)
+        run.pending.extend(texts_but(self._render(verdict), Placement.RESULT))
 
     def _stopped(self, result: RunResult, run: _Run) -> Any:
         """After a run: the input of a continuation run, or ``None``."""
@@ -319,12 +340,12 @@ class Hookwire:
         verdict = session.stop(last_assistant_message=_output_text(result.final_output))
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
+        texts = self._render(verdict)  # contexts, then the continuation's feedback
         if not verdict.continue_turn:
-            self._carry.extend(verdict.contexts)
+            self._carry.extend(texts)
             return None
         history = _reinject(list(result.to_input_list()), run.injected)
-        return [*history, *(_system(render_context(c)) for c in verdict.contexts),
-                _system(render_feedback("Stop hook feedback", verdict))]
+        return [*history, *(_item(t) for t in texts)]
 
     def _stop_streamed(self, run: _Run, output: Any) -> None:
         if run.nested:
@@ -332,10 +353,11 @@ class Hookwire:
         verdict = self.session.stop(last_assistant_message=_output_text(output))
         if verdict.halt is not None:
             raise RunHalted(verdict.halt)
-        self._carry.extend(verdict.contexts)
         if verdict.continue_turn:
             log.warning("a stop hook asked to continue, but run_streamed() cannot: use run() "
                         "or run_sync()")
+            verdict = _evolve(verdict, decision=Decision.NONE, reason=None, reasons=())
+        self._carry.extend(self._render(verdict))  # its contexts, for the next turn
 
     def _model_failed(self, exc: openai.APIError, run: _Run) -> None:
         if self._session is None:
@@ -420,11 +442,13 @@ class Hookwire:
             if verdict is None:
                 verdict = await anyio.to_thread.run_sync(hw._pre_verdict, tool.name, args,
                                                          call_id)
-            run.pending.extend(verdict.contexts)
+            texts = hw._render(verdict, tool_name=tool.name, tool_input=args)
+            run.pending.extend(texts_but(texts, Placement.TOOL_RESULT))
             if verdict.decision in (Decision.ASK, Decision.DEFER) and not approved:
                 return _NO_SURFACE + (f" {verdict.reason}" if verdict.reason else "")
-            if verdict.denied:
-                return verdict.reason or "denied by a hook"
+            if verdict.denied:  # the hook's refusal, as its harness words it
+                return (first_text(texts, Placement.TOOL_RESULT) or verdict.reason
+                        or "denied by a hook")
             effective = args
             if verdict.input_rewritten and verdict.effective_input is not None:
                 effective = dict(verdict.effective_input)
@@ -438,19 +462,22 @@ class Hookwire:
             except Exception as exc:
                 failure = await anyio.to_thread.run_sync(
                     hw._tool_failure, tool.name, effective, str(exc) or repr(exc), call_id)
-                run.pending.extend(failure.contexts)
+                run.pending.extend(texts_but(hw._render(failure, tool_name=tool.name,
+                                                        tool_input=effective),
+                                             Placement.TOOL_RESULT))
                 raise
             if getattr(ctx, _SDK_FAILURE_ATTR, False):  # the SDK's message replaced an error
                 failure = await anyio.to_thread.run_sync(
                     hw._tool_failure, tool.name, effective, str(result), call_id)
-                run.pending.extend(failure.contexts)
+                run.pending.extend(texts_but(hw._render(failure, tool_name=tool.name,
+                                                        tool_input=effective),
+                                             Placement.TOOL_RESULT))
                 return result
             post = await anyio.to_thread.run_sync(hw._tool_post, tool.name, effective, result,
                                                   call_id)
-            if post.decision is Decision.BLOCK and post.reason:
-                run.pending.append(render_feedback("PostToolUse feedback", post))
-            run.pending.extend(post.contexts)
-            return post.updated_output if post.updated_output is not None else result
+            texts = hw._render(post, tool_name=tool.name, tool_input=effective)
+            run.pending.extend(texts_but(texts, Placement.TOOL_RESULT))
+            return tool_result(texts, post, result)
 
         wrapped.on_invoke_tool = on_invoke_tool
         wrapped.needs_approval = needs_approval
@@ -499,9 +526,11 @@ class _RunHooks(RunHooks[Any]):
                            input_items: list[Any]) -> None:
         run = self.run
         await anyio.to_thread.run_sync(self.hw._before_request, run, input_items)
-        for item in run.pending:  # anchored where they arose, sent with every later request
-            text = item if isinstance(item, str) else render_context(item)
-            run.injected.append((len(input_items), _system(text)))
+        for text in run.pending:  # anchored where they arose, sent with every later request
+            at = len(input_items)
+            if text.placement is Placement.BEFORE_PROMPT:  # Codex's SessionStart context
+                at = _last_user_index(input_items, at)
+            run.injected.append((at, _item(text)))
         run.pending.clear()
         input_items[:] = _reinject(input_items, run.injected)
         if self.user is not None:
@@ -585,8 +614,19 @@ def _get(item: Any, key: str) -> Any:
     return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
 
 
-def _system(text: str) -> dict[str, Any]:
-    return {"role": "system", "content": text}
+def _item(text: ModelText) -> dict[str, Any]:
+    """A hook text as an input item: ``user`` only where the harness sends a user message
+    (its text says it is a hook's), ``developer`` where it sends one (Codex), else ``system``."""
+    role = text.role if text.role in ("user", "developer") else "system"
+    return {"role": role, "content": text.text}
+
+
+def _last_user_index(items: Sequence[Any], default: int) -> int:
+    """Where the user's prompt is in ``items`` (``default``: there is none)."""
+    for i in range(len(items) - 1, -1, -1):
+        if isinstance(items[i], str) or _get(items[i], "role") == "user":
+            return i
+    return default
 
 
 def _reinject(items: list[Any], injected: list[tuple[int, dict[str, Any]]]) -> list[Any]:
