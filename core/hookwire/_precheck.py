@@ -47,7 +47,7 @@ class MatchCheck:
         cached = self._answers.get(seam)
         registry = self._registry
         if (cached is not None and cached[0] is self._index.by_seam.get(seam, ())
-                and cached[1] is registry.impls.get(seam) and not registry.audit
+                and cached[1] is registry.impls.get(seam) and not registry.observed
                 and not self._tools.active):
             nothing = cached[2].get(tool_name)
             if nothing is None:
@@ -70,7 +70,7 @@ class MatchCheck:
         # valid while the same groups and plugin tuple are in place (both are rebuilt, never
         # mutated, when hooks or plugins change), no observer listens and nothing is mapped
         if (cached is not None and cached[0] is self._index.groups(seam)
-                and cached[1] is registry.impls.get(seam) and not registry.audit
+                and cached[1] is registry.impls.get(seam) and not registry.observed
                 and not self._tools):
             answer = cached[2].get(tool_name)
             if answer is not None:
@@ -79,7 +79,7 @@ class MatchCheck:
 
     def _compute(self, seam: Seam, tool_name: str) -> bool:
         registry = self._registry
-        if registry.audit:
+        if registry.observed:
             return False
         impls = registry.seam_impls(seam)
         if impls or (self._tools and self._tools.get(tool_name) is not None):

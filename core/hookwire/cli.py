@@ -85,7 +85,8 @@ def _plugin_commands(sub: Any, kernel: Kernel | None) -> None:
         from hookwire.kernel import Kernel
 
         kernel = Kernel()
-    for impl in kernel.pm.hook.register_commands.get_hookimpls():
+    # the registry's pm as it stands: plugins loaded, dialect modules not imported for --help
+    for impl in kernel.registry.pm.hook.register_commands.get_hookimpls():
         try:
             impl.function(sub)
         except Exception as exc:
@@ -118,7 +119,8 @@ def _main(argv: Sequence[str] | None, kernel: Kernel | None) -> int:
     logging.basicConfig(format="hookwire: %(levelname)s: %(message)s", level=logging.WARNING)
     argv = list(sys.argv[1:] if argv is None else argv)
     first = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(with_plugins=first not in CORE_COMMANDS, kernel=kernel).parse_args(argv)
+    plugins = first not in CORE_COMMANDS and argv[:1] != ["--version"]  # --version: no Kernel
+    args = build_parser(with_plugins=plugins, kernel=kernel).parse_args(argv)
     try:
         handler = getattr(args, "handler", None)
         if handler is not None:

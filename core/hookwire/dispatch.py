@@ -82,6 +82,12 @@ class Dispatcher:
         self.session_shell_elision: weakref.WeakKeyDictionary[Session, bool] = (
             weakref.WeakKeyDictionary())
 
+    def set_shell_elision(self, session: Session, elision: bool | None) -> Session:
+        """Give ``session`` its own shell elision choice (``None``: none of its own)."""
+        if elision is not None:
+            self.session_shell_elision[session] = bool(elision)
+        return session
+
     def elides(self, session: Session) -> bool:
         """Whether ``session``'s shell hooks run without the shell where they can."""
         chosen = self.session_shell_elision.get(session) if self.session_shell_elision else None
@@ -93,7 +99,7 @@ class Dispatcher:
         """Every contributor of ``event``'s seam, folded into its verdict."""
         seam = event.seam
         registry = self.registry
-        if registry.audit:
+        if registry.observed:
             registry.audit_call("seam_started", event=event, session=session)
         selected: list[_Selected] = []
         mapped = self.tools.active and seam in TOOL_SEAMS
@@ -114,7 +120,7 @@ class Dispatcher:
             verdict = plain_verdict(seam, original) if original is not None else _EMPTY[seam]
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("seam %s fired: no hook matched, no plugin implements it", seam)
-            if registry.audit:
+            if registry.observed:
                 registry.audit_call("seam_verdict", event=event, session=session,
                                     verdict=verdict)
             return verdict
@@ -142,7 +148,7 @@ class Dispatcher:
             log.debug("seam %s verdict: %s%s%s", seam, verdict.decision.value,
                       f" ({verdict.reason})" if verdict.reason else "",
                       "; input rewritten" if verdict.input_rewritten else "")
-        if registry.audit:
+        if registry.observed:
             registry.audit_call("seam_verdict", event=event, session=session, verdict=verdict)
         return verdict
 
@@ -259,7 +265,7 @@ class Dispatcher:
             command = checked
         if command.shell is not None and self.elides(session):
             command = _plans.elide(command)
-        audit = self.registry.audit
+        audit = self.registry.observed
         invocation = Invocation(id=next_id(), seam=event.seam, source=source,
                                 session_id=session.info.session_id, native_event=native,
                                 entry=entry, command=command)
@@ -299,7 +305,7 @@ class Dispatcher:
         for impl in impls:
             source = Source(kind=SourceKind.PLUGIN, name=impl.plugin_name)
             invocation = None
-            if registry.audit:
+            if registry.observed:
                 invocation = Invocation(id=next_id(), seam=seam, source=source,
                                         session_id=session.info.session_id)
                 registry.audit_call("hook_invoked", invocation=invocation)

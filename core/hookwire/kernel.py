@@ -32,7 +32,8 @@ class Kernel:
     """Loads plugins and dialects, holds the configured hooks and dispatches seams.
 
     ``Kernel()`` loads every ``hookwire.dialects`` and ``hookwire.plugins`` entry point (each in
-    its own error boundary: a broken one is recorded in :attr:`load_errors` and skipped).
+    its own error boundary: a broken one is recorded in :attr:`load_errors` and skipped); a
+    dialect's module is imported on first use (a dialect, config or dispatch asked for).
     ``plugins`` are registered in-process after them. ``output_cap`` bounds each hook's stdout
     and stderr. ``shell_elision=True`` execs a shell hook whose text is a plain word list
     directly instead of through ``/bin/sh -c`` (a documented divergence; ``None``: as the hooks
@@ -55,14 +56,15 @@ class Kernel:
         self.config_problems: list[ConfigProblem] = []
         #: Problems already logged by this kernel's sessions (each is logged once).
         self.logged_problems: set[Any] = set()
-        self.registry.register_all(plugins)
-        self.pm.check_pending()
+        self.registry.register_all(plugins)  # a plugin given loads the dialects first
+        self.registry.pm.check_pending()
 
     # -- what is installed ---------------------------------------------------------------------
 
     @property
     def pm(self) -> pluggy.PluginManager:
-        """The pluggy plugin manager."""
+        """The pluggy plugin manager (with every entry point loaded)."""
+        self.registry.ensure_loaded()
         return self.registry.pm
 
     @property
@@ -180,10 +182,7 @@ class Kernel:
         from hookwire.session import Session
 
         elision = kwargs.pop("shell_elision", None)
-        session = Session(self, info, **kwargs)
-        if elision is not None:
-            self.dispatcher.session_shell_elision[session] = bool(elision)
-        return session
+        return self.dispatcher.set_shell_elision(Session(self, info, **kwargs), elision)
 
     def sync_session(self, **kwargs: Any) -> SyncSession:
         """A blocking :class:`~hookwire.sync.SyncSession` for synchronous runtimes."""

@@ -40,16 +40,56 @@ class Registry:
     def __init__(self, *, load_entry_points: bool = True) -> None:
         self.pm = pluggy.PluginManager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
-        self.load_errors: list[PluginLoadError] = []
-        self.loaded: list[_entrypoints.Loaded] = []
-        self.dialects: dict[str, DialectInfo] = {}
+        self._load_errors: list[PluginLoadError] = []
+        self._loaded: list[_entrypoints.Loaded] = []
+        self._dialects: dict[str, DialectInfo] = {}
         self.impls: dict[Seam, tuple[Any, ...]] = {}
-        #: Entry points ``HOOKWIRE_DISABLE_PLUGINS`` kept from loading, as ``(group, name)``.
-        self.disabled: list[tuple[str, str]] = []
-        #: whether any observer implements the audit plane (checked on every dispatch)
-        self.audit = False
+        self._disabled: list[tuple[str, str]] = []
+        # Dialect entry points are imported on first use (a dialect asked for, a plugin
+        # registered, the plugin manager from outside, the first dispatch), not here; plugin
+        # entry points load now, as they may read the environment the host set for them.
+        self._pending: list[tuple[str, Any]] = []
+        #: :attr:`audit` as a plain attribute for the dispatch loop; also True while dialect
+        #: entry points are pending, so the first dispatch takes the path that loads them.
+        self.observed = False
         if load_entry_points:
             self._load_entry_points()
+
+    def ensure_loaded(self) -> None:
+        """Import the pending dialect entry points now (idempotent)."""
+        if self._pending:
+            pending, self._pending = self._pending, []
+            for group, ep in pending:
+                self._load_one(group, ep)
+            self.invalidate()
+            self.pm.check_pending()
+
+    @property
+    def audit(self) -> bool:
+        """Whether any observer implements the audit plane."""
+        self.ensure_loaded()
+        return self.observed
+
+    @property
+    def dialects(self) -> dict[str, DialectInfo]:
+        self.ensure_loaded()
+        return self._dialects
+
+    @property
+    def loaded(self) -> list[_entrypoints.Loaded]:
+        self.ensure_loaded()
+        return self._loaded
+
+    @property
+    def load_errors(self) -> list[PluginLoadError]:
+        self.ensure_loaded()
+        return self._load_errors
+
+    @property
+    def disabled(self) -> list[tuple[str, str]]:
+        """Entry points ``HOOKWIRE_DISABLE_PLUGINS`` kept from loading, as ``(group, name)``."""
+        self.ensure_loaded()
+        return self._disabled
 
     def _load_entry_points(self) -> None:
         denied = _entrypoints.denied_names()
@@ -58,24 +98,30 @@ class Registry:
             names.add(ep.name)
             if ep.name in denied:
                 log.info("entry point %s:%s disabled by %s", group, ep.name, _entrypoints.DENY_ENV)
-                self.disabled.append((group, ep.name))
-                continue
-            try:
-                loaded = _entrypoints.load(group, ep)
-                self.register(loaded.plugin, name=f"{group}:{ep.name}", origin=loaded)
-            except PluginLoadError as exc:
-                self.load_errors.append(exc)
-                log.warning("%s", exc)
-            except Exception as exc:  # registration or register_dialects failed
-                dist = getattr(ep, "dist", None)
-                err = PluginLoadError(group, ep.name, dist and dist.metadata["Name"],
-                                      dist and dist.version, exc)
-                self.load_errors.append(err)
-                log.warning("%s", err)
+                self._disabled.append((group, ep.name))
+            elif group == _entrypoints.DIALECT_GROUP:
+                self._pending.append((group, ep))
             else:
-                self.loaded.append(loaded)
+                self._load_one(group, ep)
         for name in sorted(denied - names):
             _entrypoints.warn_unknown_denied(name, names)
+        self.invalidate()
+
+    def _load_one(self, group: str, ep: Any) -> None:
+        try:
+            loaded = _entrypoints.load(group, ep)
+            self.register(loaded.plugin, name=f"{group}:{ep.name}", origin=loaded)
+        except PluginLoadError as exc:
+            self._load_errors.append(exc)
+            log.warning("%s", exc)
+        except Exception as exc:  # registration or register_dialects failed
+            dist = getattr(ep, "dist", None)
+            err = PluginLoadError(group, ep.name, dist and dist.metadata["Name"],
+                                  dist and dist.version, exc)
+            self._load_errors.append(err)
+            log.warning("%s", err)
+        else:
+            self._loaded.append(loaded)
 
     def register(self, plugin: object, *, name: str | None = None,
                  origin: _entrypoints.Loaded | None = None) -> None:
@@ -83,6 +129,8 @@ class Registry:
         failure nothing of it stays registered. Without ``name`` the plugin is named for
         people (its ``hookwire_name`` attribute, else its module or class name, numbered when
         taken), not by ``id()`` as pluggy would."""
+        if origin is None:
+            self.ensure_loaded()  # entry points first: pluggy's call order depends on it
         if name is None and self.pm.get_name(plugin) is None:
             name = _readable_name(self.pm, plugin)
         registered = self.pm.register(plugin, name=name)
@@ -100,19 +148,22 @@ class Registry:
             self.invalidate()
 
     def unregister(self, plugin: object) -> None:
+        self.ensure_loaded()
         self.pm.unregister(plugin)
         self.invalidate()
 
     def add_dialect(self, dialect: Dialect, origin: _entrypoints.Loaded | None = None) -> None:
         if not isinstance(dialect, Dialect) or not dialect.name:
             raise TypeError(f"register_dialects returned {dialect!r}, not a named Dialect")
-        if dialect.name in self.dialects:
-            other = self.dialects[dialect.name]
+        if origin is None:
+            self.ensure_loaded()
+        if dialect.name in self._dialects:
+            other = self._dialects[dialect.name]
             raise ValueError(
                 f"dialect {dialect.name!r} is provided twice: by {other.dist or 'in-process'} "
                 f"and by {origin.dist if origin else 'in-process'}"
             )
-        self.dialects[dialect.name] = DialectInfo(
+        self._dialects[dialect.name] = DialectInfo(
             dialect=dialect,
             dist=origin.dist if origin else None,
             version=origin.version if origin else None,
@@ -131,6 +182,7 @@ class Registry:
         return {name: info.dialect.tools for name, info in self.dialects.items()}
 
     def hosts(self) -> dict[str, HostProfile]:
+        self.ensure_loaded()
         found: dict[str, HostProfile] = {REFERENCE.name: REFERENCE}
         for impl in self.pm.hook.register_hosts.get_hookimpls():
             try:
@@ -145,7 +197,7 @@ class Registry:
     def invalidate(self) -> None:
         """Forget the cached seam implementations (a plugin came or went)."""
         self.impls.clear()
-        self.audit = any(
+        self.observed = bool(self._pending) or any(
             getattr(self.pm.hook, name).get_hookimpls() for name in hookspecs.AUDIT_SPECS)
 
     def seam_impls(self, seam: Seam) -> tuple[Any, ...]:
@@ -153,6 +205,7 @@ class Registry:
         first), wrappers left out."""
         impls = self.impls.get(seam)
         if impls is None:
+            self.ensure_loaded()
             found = getattr(self.pm.hook, seam.value).get_hookimpls()
             impls = tuple(i for i in reversed(found) if not (i.hookwrapper or i.wrapper))
             self.impls[seam] = impls
@@ -160,6 +213,7 @@ class Registry:
 
     def audit_call(self, name: str, **kwargs: Any) -> None:
         """Tell the audit observers; one that raises is logged, never propagated."""
+        self.ensure_loaded()
         try:
             getattr(self.pm.hook, name)(**kwargs)
         except Exception:
