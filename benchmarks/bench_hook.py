@@ -28,14 +28,18 @@ import anyio
 
 from hookwire import Kernel
 
-TARGETS = {"default": 1.15, "elided": 0.7}
+TARGETS = {"default": 1.15, "elided": 0.7, "file default": None, "file elided": None}
+#: `true` is a builtin of sh, so `sh -c true` is one process either way; a hook naming a file
+#: (`/bin/true`) is where the shell forks a second process and elision saves it.
+COMMANDS = {"default": "true", "elided": "true", "file default": "/bin/true",
+            "file elided": "/bin/true"}
 TOOL_INPUT = {"command": "ls -la"}
 
 
-def _session(folder: Path, elide: bool) -> Any:
-    settings = folder / "settings.json"
+def _session(folder: Path, elide: bool, command: str = "true") -> Any:
+    settings = folder / f"settings-{command.replace('/', '_')}.json"
     settings.write_text(json.dumps({"hooks": {"PreToolUse": [
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}}))
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}}))
     if elide:
         if "shell_elision" not in inspect.signature(Kernel).parameters:
             return None  # this hookwire has no shell elision
@@ -49,7 +53,7 @@ def _session(folder: Path, elide: bool) -> Any:
 async def measure(quick: bool) -> dict[str, Any]:
     n = 60 if quick else 300
     folder = Path(tempfile.mkdtemp(prefix="hookwire-bench-hook-"))
-    sessions = {"default": _session(folder, False), "elided": _session(folder, True)}
+    sessions = {k: _session(folder, "elided" in k, COMMANDS[k]) for k in COMMANDS}
     stdin = json.dumps({"session_id": "bench", "hook_event_name": "PreToolUse",
                         "tool_name": "Bash", "tool_input": TOOL_INPUT}).encode()
 
@@ -83,9 +87,13 @@ async def measure(quick: bool) -> dict[str, Any]:
     results = []
     for k, samples in mine.items():
         m = statistics.median(samples)
-        results.append({"name": f"claude `true` hook via tool_pre ({k}) vs sh -c true",
-                        "hookwire_ms": round(m * 1000, 3), "baseline_ms": round(b * 1000, 3),
-                        "ratio": round(m / b, 3), "target_ratio": TARGETS[k]})
+        row = {"name": f"claude `{COMMANDS[k]}` hook via tool_pre "
+                       f"({k.split()[-1]}) vs sh -c true",
+               "hookwire_ms": round(m * 1000, 3), "baseline_ms": round(b * 1000, 3),
+               "ratio": round(m / b, 3)}
+        if TARGETS[k] is not None:
+            row["target_ratio"] = TARGETS[k]
+        results.append(row)
     return {"benchmark": "hook", "iterations": n, "results": results}
 
 
@@ -100,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for r in data["results"]:
         print(f"{r['name']}: {r['hookwire_ms']:.3f} ms vs {r['baseline_ms']:.3f} ms  "
-              f"ratio {r['ratio']:.2f}x  target <= {r['target_ratio']:g}x")
+              f"ratio {r['ratio']:.2f}x" + (f"  target <= {r['target_ratio']:g}x"
+                                             if "target_ratio" in r else ""))
     return 0
 
 
