@@ -96,6 +96,11 @@ from hookwire.events import (  # noqa: E402
 from hookwire.hookspecs import hookimpl  # noqa: E402
 from hookwire.kernel import Kernel  # noqa: E402
 from hookwire.plugin import declare  # noqa: E402
+
+# Eager on purpose: the function ``render`` replaces the submodule of the same name as the
+# package attribute (``hookwire.render`` is the function; ``from hookwire.render import …``
+# still reaches the module). Imported lazily, whichever came first would win.
+from hookwire.render import ModelText, Placement, Subject, render  # noqa: E402
 from hookwire.runner import Command, Outcome, OutcomeKind  # noqa: E402
 from hookwire.session import Session  # noqa: E402
 from hookwire.verdicts import (  # noqa: E402
@@ -113,11 +118,12 @@ __all__ = [
     "Answer", "ApprovalRequest", "Command", "ConfigError", "ConfigProblem", "ConfigResult",
     "Context", "Decision", "Dialect", "EventDataError", "EventSpec", "Export", "Halt",
     "HarnessTrust", "HookEntry", "HookReport", "HookwireError", "Kernel", "Location",
-    "Notification", "Outcome", "OutcomeKind", "PluginError", "PluginLoadError", "PostCompact",
+    "ModelText", "Notification", "Outcome", "OutcomeKind", "Placement", "PluginError",
+    "PluginLoadError", "PostCompact",
     "PreCompact", "Prepared", "ProblemKind", "PromptSubmit", "Provenance", "Seam", "SeamEvent",
     "Session", "SessionEnd", "SessionInfo",
     "SessionStart", "Source", "SourceKind", "Stop", "StopFailure", "SubagentStart",
-    "SubagentStop", "ToolBatch",
+    "SubagentStop", "Subject", "ToolBatch",
     "ToolFailure", "ToolPost", "ToolPre", "UnknownDialectError", "UnknownEventError",
-    "Verdict", "__version__", "declare", "hookimpl",
+    "Verdict", "__version__", "declare", "hookimpl", "render",
 ]
