@@ -357,6 +357,16 @@ class Dialect:
         default knows no matcher syntax: ``None``."""
         return None
 
+    def render(self, verdict: Any, subject: Any) -> list[Any]:
+        """What this harness gives the model for ``verdict`` (the share of a folded verdict its
+        own hooks produced; :func:`hookwire.render.render` splits it): a list of
+        :class:`~hookwire.render.ModelText` with the harness's exact wording and placement.
+        ``subject`` (:class:`~hookwire.render.Subject`) names the tool call or prompt. Default:
+        hookwire's neutral labelled form."""
+        from hookwire.render import neutral
+
+        return neutral(verdict, subject)
+
     def companions(self) -> Sequence[object]:
         """Native plugins this dialect needs beside its hooks (e.g. an observer that pairs
         events). The kernel registers them when the first hook of this dialect is added, so a

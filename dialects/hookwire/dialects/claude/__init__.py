@@ -307,6 +307,12 @@ class ClaudeDialect(Dialect):
                   outcome: Outcome) -> Answer:
         return _outcome.interpret(entry, event, native, outcome)
 
+    def render(self, verdict: Any, subject: Any) -> list[Any]:
+        """What Claude Code gives the model for ``verdict`` (see :mod:`.render`)."""
+        from hookwire.dialects.claude.render import render
+
+        return render(verdict, subject)
+
     def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
         return _payload.event_from_wire(native, data)
 

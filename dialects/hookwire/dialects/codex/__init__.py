@@ -220,6 +220,12 @@ class CodexDialect(Dialect):
         return [a if a.halt is None else attrs.evolve(a, halt=attrs.evolve(
             a.halt, scope=self.halt_scope)) for a in answers]
 
+    def render(self, verdict: Any, subject: Any) -> list[Any]:
+        """What Codex gives the model for ``verdict`` (see :mod:`.render`)."""
+        from hookwire.dialects.codex.render import render
+
+        return render(verdict, subject)
+
     def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
         from hookwire.dialects.codex.events import wire_event
 

@@ -91,6 +91,7 @@ from pydantic_ai.tools import (
 )
 from pydantic_graph import End
 
+from hookwire.dialect import ProblemKind
 from hookwire.errors import ConfigError
 from hookwire.kernel import Kernel
 from hookwire.plugins._adapters import (
@@ -108,7 +109,7 @@ from hookwire.plugins._adapters import (
     tool_result,
 )
 from hookwire.plugins.pydantic_ai.profile import PROFILE
-from hookwire.problems import Problem, ProblemKind
+from hookwire.problems import Problem
 from hookwire.render import ModelText, Placement
 from hookwire.session import Session, current_origin
 from hookwire.tools import mcp_name
