@@ -42,6 +42,10 @@ def by_name(spans: tuple[ReadableSpan, ...], prefix: str) -> list[ReadableSpan]:
 
 def test_off_unless_tracing_is_configured(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENV, raising=False)
+    # an earlier test may have installed an SDK provider globally (OpenTelemetry cannot unset
+    # it): look at this process as one where nobody configured tracing
+    from opentelemetry import trace
+    monkeypatch.setattr(trace, "get_tracer_provider", trace.ProxyTracerProvider)
     assert plugin().tracing is None
     assert not Kernel().registry.audit
     monkeypatch.setenv(ENV, "1")

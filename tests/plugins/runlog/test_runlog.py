@@ -63,6 +63,8 @@ def test_off_by_default_it_adds_no_audit_observer(monkeypatch: pytest.MonkeyPatc
                                                   tmp_path: Path, settings: Path) -> None:
     monkeypatch.delenv(ENV, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
+    # tracing (another audit observer) may be on for the process: this test is about the log
+    monkeypatch.setenv("HOOKWIRE_OTEL", "0")
     kernel = Kernel()
     assert not kernel.registry.audit  # the dispatch loop never builds an audit record
     run_session(kernel, settings, "ls")
