@@ -1,7 +1,9 @@
-"""nox sessions: ``tests``, ``lint``, ``typecheck``, ``docs``, ``wheel``.
+"""nox sessions: ``tests``, ``lint``, ``typecheck``, ``docs``, ``wheel`` (and, not by default,
+``fuzz`` and ``clients``).
 
     nox                 # every session
     nox -s wheel        # build sdist + wheel, install into a clean venv, load the entry points
+    nox -s clients      # install into the real client CLIs and run them offline (tests/clients)
     nox -s tests -- -m "not slow" -x
 """
 
@@ -46,6 +48,16 @@ def fuzz(session: nox.Session) -> None:
                 "tests/config/test_fuzz.py", *session.posargs,
                 env={"HOOKWIRE_FUZZ_EXAMPLES": os.environ.get("HOOKWIRE_FUZZ_EXAMPLES",
                                                               "10000")})
+
+
+@nox.session
+def clients(session: nox.Session) -> None:
+    """``hookwire install`` into the real client CLIs (pinned npm versions, cached in
+    ``~/.cache/hookwire-clients``), each run offline against a scripted model on 127.0.0.1:
+    events fired, order, the user's hook kept, uninstall byte-exact (tests/clients/)."""
+    session.install(".[test]")
+    session.run("pytest", "-p", "no:cacheprovider", "-rA", "-s", "tests/clients",
+                *session.posargs, env={"HOOKWIRE_CLIENTS": "1"})
 
 
 @nox.session

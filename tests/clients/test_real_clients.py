@@ -1,0 +1,290 @@
+"""``hookwire install`` into the real client CLIs, each run offline against the scripted model
+of ``mockmodel.py`` on 127.0.0.1 (issue #15, item 4; ``nox -s clients``).
+
+Per client, in a temporary HOME and project: the client's config points at the scripted model
+and holds a hook of the user's own; ``hookwire install`` (twice: idempotent) wires a portable
+plugin whose handlers log all six events; ``hookwire uninstall`` gives back every byte and
+leaves no path behind; then, installed again, the client runs one prompt non-interactively
+(the model calls its shell tool once with ``echo hi``, then answers) and the test checks which
+portable events fired, in which order, that the user's hook still ran, and that the final
+uninstall again removes every path the install added and restores the files it changed.
+
+The client processes get a proxy pointing at the scripted model, which refuses and records
+any request for another address (``MockModel.outside``): the runs must not contact any.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+mockmodel = sys.modules["_hookwire_clients_mockmodel"]
+
+CACHE = Path(os.environ.get("HOOKWIRE_CLIENTS_CACHE")
+             or Path.home() / ".cache" / "hookwire-clients")
+EVENTS = ("session-start", "turn-start", "pre-tool-use", "post-tool-use", "turn-end",
+          "session-end")
+PROMPT = "Run the shell command `echo hi` and tell me what it printed."
+RUN_TIMEOUT = 240  # seconds for one client process (a hang fails; nothing is timed)
+
+RECORDER = """#!{python}
+import json, os, sys
+payload = json.loads(sys.stdin.read())
+with open(os.environ["HOOKWIRE_TEST_LOG"], "a") as fh:
+    fh.write(json.dumps({{"event": payload["event"], "native": payload["client"]["event"],
+                         "client": payload["client"]["name"],
+                         "tool": (payload.get("tool") or {{}}).get("name")}}) + "\\n")
+"""
+
+
+@dataclass
+class Run:
+    """One client's setup: where it lives, how it is pointed at the model, how it runs."""
+
+    name: str  #: hookwire's --client
+    package: str
+    version: str
+    binary: str
+    #: (home, project, model url, user-hook command) -> extra environment; writes the config
+    setup: Callable[[Path, Path, str, str], dict[str, str]]
+    argv: Callable[[Path, Path], list[str]]
+    #: the portable events this client fires for the scripted exchange, in order
+    expected: tuple[str, ...] = EVENTS
+    notes: list[str] = field(default_factory=list)
+
+
+# -- per client -----------------------------------------------------------------------------
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _claude_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[str, str]:
+    settings = {"hooks": {"UserPromptSubmit": [
+        {"hooks": [{"type": "command", "command": user_hook}]}]}}
+    _write(home / ".claude" / "settings.json", json.dumps(settings, indent=2) + "\n")
+    return {"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "sk-ant-dummy",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
+            "DISABLE_BUG_COMMAND": "1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY": "1"}
+
+
+def _codex_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[str, str]:
+    from hookwire.dialects.codex import trust
+
+    codex_home = home / ".codex"
+    hooks_json = codex_home / "hooks.json"
+    _write(hooks_json, json.dumps({"hooks": {"UserPromptSubmit": [
+        {"hooks": [{"type": "command", "command": user_hook}]}]}}, indent=2) + "\n")
+    # the user trusted their hook (what Codex's /hooks writes)
+    key = trust.hook_key(str(hooks_json), "UserPromptSubmit", 0, 0)
+    digest = trust.hook_hash("UserPromptSubmit", None,
+                             {"command": user_hook, "timeout": 600, "async": False})
+    _write(codex_home / "config.toml", textwrap.dedent(f"""\
+        model = "mock-model"
+        model_provider = "mock"
+        approval_policy = "never"
+        sandbox_mode = "danger-full-access"
+        check_for_update_on_startup = false
+
+        [analytics]
+        enabled = false
+
+        [feedback]
+        enabled = false
+
+        # no plugin marketplace sync (github.com), apps or model discovery (chatgpt.com)
+        [features]
+        plugins = false
+        remote_plugin = false
+        plugin_sharing = false
+        apps = false
+        tool_suggest = false
+        api_key_model_discovery = false
+        in_app_updates = false
+
+        [model_providers.mock]
+        name = "mock"
+        base_url = "{url}/v1"
+        wire_api = "responses"
+        request_max_retries = 0
+        stream_max_retries = 0
+
+        [hooks.state."{key}"]
+        trusted_hash = "{digest}"
+        """))
+    return {"CODEX_HOME": str(codex_home)}
+
+
+RUNS = {
+    "claude-code": Run(
+        "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", _claude_setup,
+        lambda home, project: ["-p", PROMPT, "--allowedTools", "Bash",
+                               "--output-format", "text"]),
+    "codex": Run(
+        "codex", "@openai/codex", "0.171.0", "codex", _codex_setup,
+        lambda home, project: ["exec", "--skip-git-repo-check", PROMPT]),
+}
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+def client_binary(run: Run) -> Path:
+    """The client CLI at its pinned version: from the cache, else ``npm install --prefix``."""
+    prefix = CACHE / run.name
+    binary = prefix / "node_modules" / ".bin" / run.binary
+    if not binary.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip(f"{run.name}: not in {CACHE} and npm is not installed")
+        prefix.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run([npm, "install", "--prefix", str(prefix), "--no-audit",
+                               "--no-fund", f"{run.package}@{run.version}"],
+                              capture_output=True, text=True, timeout=1800)
+        if proc.returncode != 0 or not binary.exists():
+            pytest.skip(f"{run.name}: npm install {run.package}@{run.version} failed: "
+                        f"{proc.stderr[-2000:]}")
+    installed = json.loads((prefix / "node_modules" / run.package / "package.json").read_text())
+    assert installed["version"] == run.version, f"{run.name}: cache has {installed['version']}"
+    return binary
+
+
+def snapshot(*roots: Path) -> dict[str, bytes | None]:
+    """Every path under ``roots``: a file's bytes (a link's target), ``None`` for a folder."""
+    out: dict[str, bytes | None] = {}
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            for d in dirnames:
+                p = Path(dirpath, d)
+                out[str(p)] = os.readlink(p).encode() if p.is_symlink() else None
+            for f in filenames:
+                p = Path(dirpath, f)
+                out[str(p)] = os.readlink(p).encode() if p.is_symlink() else p.read_bytes()
+    return out
+
+
+def hookwire(verb: str, name: str, plugin: Path, env: Mapping[str, str]) -> str:
+    proc = subprocess.run([sys.executable, "-m", "hookwire", verb, "--client", name,
+                           str(plugin)], capture_output=True, text=True, env=dict(env),
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def make_plugin(root: Path, log: Path) -> Path:
+    (root / "bin").mkdir(parents=True)
+    rec = root / "bin" / "rec"
+    rec.write_text(RECORDER.format(python=sys.executable))
+    rec.chmod(0o755)
+    (root / "plugin.json").write_text(json.dumps({"name": "six-events", "version": "1.0.0"}))
+    env = {"HOOKWIRE_TEST_LOG": str(log)}
+    hooks = {e: [{"command": "./bin/rec", "env": env}] for e in EVENTS}
+    (root / "hooks.json").write_text(json.dumps({
+        "$schema": "https://hookwire.dev/schemas/portable-hooks/0.1.0/hooks.schema.json",
+        "hooks": hooks}, indent=2))
+    return root
+
+
+def base_env(home: Path, url: str) -> dict[str, str]:
+    """A clean environment: HOME and the XDG folders inside the temporary home, the proxy of
+    every kind at the scripted model (which refuses any other address)."""
+    env = {k: os.environ[k] for k in ("PATH", "USER", "LOGNAME", "TERM") if k in os.environ}
+    env.update(HOME=str(home), LANG="C.UTF-8", SHELL="/bin/bash", TMPDIR=str(home / "tmp"),
+               NO_COLOR="1", CI="1")
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+                "all_proxy"):
+        env[var] = url
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"
+    (home / "tmp").mkdir()
+    return env
+
+
+def fired(log: Path) -> list[dict[str, Any]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line]
+
+
+# -- the test -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_real_client(name: str, tmp_path: Path, model: Any) -> None:
+    run = RUNS[name]
+    binary = client_binary(run)
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    log, user_log = tmp_path / "events.jsonl", tmp_path / "user-hook.log"
+    plugin = make_plugin(tmp_path / "plugin", log)
+    user_hook = f"echo user-hook >> {shlex.quote(str(user_log))}"
+
+    env = base_env(home, model.url)
+    env.update(run.setup(home, project, model.url, user_hook))
+    before = snapshot(home, project)
+
+    # install twice: the second changes nothing
+    hookwire("install", name, plugin, env)
+    installed = snapshot(home, project)
+    assert installed != before
+    hookwire("install", name, plugin, env)
+    assert snapshot(home, project) == installed, "a second install changed files"
+    # uninstall: every byte back, no path left behind
+    hookwire("uninstall", name, plugin, env)
+    after = snapshot(home, project)
+    assert sorted(after.keys() - before.keys()) == [], "paths left behind"
+    assert sorted(before.keys() - after.keys()) == [], "paths removed"
+    assert [p for p in before if before[p] != after[p]] == [], "files not restored"
+
+    # the real run
+    hookwire("install", name, plugin, env)
+    again = snapshot(home, project)  # the receipt records when: only the client files compare
+    assert again.keys() == installed.keys()
+    assert {p: b for p, b in again.items() if "/.config/hookwire/" not in p} == {
+        p: b for p, b in installed.items() if "/.config/hookwire/" not in p}
+    proc = subprocess.run([str(binary), *run.argv(home, project)], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                          stdin=subprocess.DEVNULL)
+    report = (f"{name} exit {proc.returncode}\nstdout: {proc.stdout[-3000:]}\n"
+              f"stderr: {proc.stderr[-3000:]}\nrequests: "
+              f"{[(m, p) for m, p, _ in model.requests]}\noutside: {model.outside}")
+    events = fired(log)
+    sequence = [e["event"] for e in events]
+    print(f"\n{name} {run.version}: fired {sorted(set(sequence), key=EVENTS.index)} "
+          f"({len(set(sequence))}/6) in order {sequence}; native "
+          f"{[e['native'] for e in events]}; user hook ran "
+          f"{user_log.read_text().count('user-hook') if user_log.exists() else 0}x; "
+          f"outside requests {model.outside}")
+    assert proc.returncode == 0, report
+    assert model.tool_calls >= 1, report
+    assert mockmodel.FINAL in proc.stdout, report
+    assert model.outside == [], report
+    assert {e["client"] for e in events} == {name}, events
+    assert sequence == list(run.expected), report
+    assert user_log.exists() and "user-hook" in user_log.read_text(), report
+    assert [e["tool"] for e in events if e["event"] == "pre-tool-use"] != [None]
+
+    # uninstall after the run: the client's own files stay, hookwire's go, its edits revert
+    ran = snapshot(home, project)
+    hookwire("uninstall", name, plugin, env)
+    final = snapshot(home, project)
+    added = installed.keys() - before.keys()
+    assert sorted(added & final.keys()) == [], "hookwire paths left after the run"
+    assert sorted(final.keys() - ran.keys()) == [], "uninstall created paths"
+    changed = [p for p in before if p in installed and installed[p] != before[p]]
+    for p in changed:
+        if ran.get(p) == installed[p]:  # the client did not edit it: byte-exact
+            assert final.get(p) == before[p], f"{p} not restored"
+        else:
+            assert b"hookwire" not in (final.get(p) or b""), f"{p} keeps hookwire entries"
