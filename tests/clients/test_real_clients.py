@@ -36,6 +36,8 @@ CACHE = Path(os.environ.get("HOOKWIRE_CLIENTS_CACHE")
 EVENTS = ("session-start", "turn-start", "pre-tool-use", "post-tool-use", "turn-end",
           "session-end")
 PROMPT = "Run the shell command `echo hi` and tell me what it printed."
+#: the cache's folder per client, where it is not the --client name
+CACHE_NAMES = {"gemini-cli": "gemini", "copilot-cli": "copilot"}
 RUN_TIMEOUT = 240  # seconds for one client process (a hang fails; nothing is timed)
 
 RECORDER = """#!{python}
@@ -128,6 +130,22 @@ def _codex_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[st
     return {"CODEX_HOME": str(codex_home)}
 
 
+def _gemini_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[str, str]:
+    settings = {
+        "security": {"auth": {"selectedType": "gemini-api-key"},
+                     "folderTrust": {"enabled": False}},
+        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "ide": {"enabled": False},
+        "hooks": {"BeforeAgent": [{"hooks": [{"name": "my-own-hook", "type": "command",
+                                              "command": user_hook}]}]},
+    }
+    _write(home / ".gemini" / "settings.json", json.dumps(settings, indent=2) + "\n")
+    return {"GEMINI_API_KEY": "dummy-key", "GOOGLE_GEMINI_BASE_URL": url,
+            "GEMINI_CLI_NO_RELAUNCH": "true"}
+
+
 RUNS = {
     "claude-code": Run(
         "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", _claude_setup,
@@ -136,6 +154,9 @@ RUNS = {
     "codex": Run(
         "codex", "@openai/codex", "0.171.0", "codex", _codex_setup,
         lambda home, project: ["exec", "--skip-git-repo-check", PROMPT]),
+    "gemini-cli": Run(
+        "gemini-cli", "@google/gemini-cli", "0.61.0", "gemini", _gemini_setup,
+        lambda home, project: ["-p", PROMPT, "--yolo", "--model", "gemini-2.5-flash"]),
 }
 
 
@@ -143,7 +164,7 @@ RUNS = {
 
 def client_binary(run: Run) -> Path:
     """The client CLI at its pinned version: from the cache, else ``npm install --prefix``."""
-    prefix = CACHE / run.name
+    prefix = CACHE / CACHE_NAMES.get(run.name, run.name)
     binary = prefix / "node_modules" / ".bin" / run.binary
     if not binary.exists():
         npm = shutil.which("npm")
