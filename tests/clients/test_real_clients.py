@@ -146,6 +146,15 @@ def _gemini_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[s
             "GEMINI_CLI_NO_RELAUNCH": "true"}
 
 
+def _copilot_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[str, str]:
+    _write(home / ".copilot" / "hooks" / "my-own.json", json.dumps({"version": 1, "hooks": {
+        "userPromptSubmitted": [{"type": "command", "bash": user_hook}]}}, indent=2) + "\n")
+    return {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
+            "COPILOT_PROVIDER_TYPE": "openai", "COPILOT_PROVIDER_API_KEY": "dummy-key",
+            "COPILOT_MODEL": "gpt-4.1", "COPILOT_AUTO_UPDATE": "false",
+            "COPILOT_HOME": str(home / ".copilot")}
+
+
 RUNS = {
     "claude-code": Run(
         "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", _claude_setup,
@@ -157,6 +166,9 @@ RUNS = {
     "gemini-cli": Run(
         "gemini-cli", "@google/gemini-cli", "0.61.0", "gemini", _gemini_setup,
         lambda home, project: ["-p", PROMPT, "--yolo", "--model", "gemini-2.5-flash"]),
+    "copilot-cli": Run(
+        "copilot-cli", "@github/copilot", "1.0.102", "copilot", _copilot_setup,
+        lambda home, project: ["-p", PROMPT, "--allow-all-tools", "--no-auto-update"]),
 }
 
 
