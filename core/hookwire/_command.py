@@ -130,7 +130,9 @@ class Outcome:
     ``stderr_text`` decode them (``None`` when not valid UTF-8). ``exit_code`` is set when the
     process exited by itself, ``signal`` when a signal ended it. ``start_error`` says why a
     spawn failed (``not_found``, ``not_executable``, ``bad_cwd`` or the OS message).
-    ``stdout_over_cap``/``stderr_over_cap`` tell which stream overflowed.
+    ``stdout_over_cap``/``stderr_over_cap`` tell which stream overflowed. ``escaped`` lists
+    the descendants that left the hook's session on purpose (``setsid``, a daemon): they are
+    not ended with its group (Linux only; see :mod:`hookwire._escape` for what is found).
     """
 
     kind: OutcomeKind
@@ -143,6 +145,12 @@ class Outcome:
     start_error: str | None = None
     duration_ms: float = 0.0
     pid: int | None = None
+    escaped: tuple[int, ...] = ()
+
+    @property
+    def daemonized(self) -> bool:
+        """A descendant of the hook left its session and was left running."""
+        return bool(self.escaped)
 
     @property
     def stdout_text(self) -> str | None:

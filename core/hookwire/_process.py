@@ -20,6 +20,7 @@ import anyio
 import anyio.lowlevel
 
 from hookwire._command import Command, Outcome, OutcomeKind
+from hookwire._escape import escaped
 from hookwire._spawn import Process, spawn
 
 # One poller per run multiplexes the hook's pipes and its exit, and the awaiting task sleeps
@@ -213,6 +214,7 @@ class _Watch:
         self.child.watch(stdout, _READ)
         self.child.watch(stderr, _READ)
         self.timed_out = False
+        self.escaped: tuple[int, ...] = ()
         self.child.write(command.stdin)
 
     def streams_open(self) -> bool:
@@ -263,14 +265,23 @@ class _Watch:
         """Close up if the hook has exited and left nothing behind (the usual case, and no
         await needed); False when the group still has to be ended."""
         child = self.child
-        if child.poll() and not _signal_group(child.popen.pid, signal.SIGTERM):
-            child.close()
-            return True
-        return False
+        if not child.poll() or _signal_group(child.popen.pid, 0):
+            return False
+        if self.streams_open():  # the group is gone, yet someone holds the pipes: a daemon?
+            self.look_for_escapes()
+        child.close()
+        return True
+
+    def look_for_escapes(self) -> None:
+        """Note the hook's descendants that left its session (they are not ended with it)."""
+        self.escaped = escaped(self.child.popen.pid, (self.out.fd, self.err.fd),
+                               holders=self.streams_open())
 
     async def finish(self) -> None:
         """End whatever is left of the hook's group, reap the hook, close every fd."""
         try:
+            # before the group ends: its live members are what leads to a process that left
+            self.look_for_escapes()
             with anyio.CancelScope(shield=True):
                 await _end_group(self.child, self.command.grace)
         finally:
@@ -300,6 +311,7 @@ class _Watch:
             stderr_over_cap=self.err.over_cap,
             duration_ms=(time.perf_counter() - self.started) * 1000,
             pid=self.child.popen.pid,
+            escaped=self.escaped,
         )
 
 

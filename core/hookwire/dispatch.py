@@ -284,7 +284,7 @@ class Dispatcher:
             outcome=outcome.kind.value, exit_code=outcome.exit_code, signal=outcome.signal,
             timed_out=outcome.kind is runner.OutcomeKind.TIMED_OUT,
             duration_ms=outcome.duration_ms or (time.perf_counter() - started) * 1000,
-            decision=answer.decision, diagnostics=answer.diagnostics,
+            decision=answer.decision, diagnostics=answer.diagnostics, escaped=outcome.escaped,
         )
         if audit:
             self.registry.audit_call("hook_result", result=InvocationResult(

@@ -147,7 +147,9 @@ NO_OPINION = Answer()
 
 @attrs.frozen(kw_only=True)
 class HookReport:
-    """How one external hook ran, for the verdict's ``hooks`` list and the audit plane."""
+    """How one external hook ran, for the verdict's ``hooks`` list and the audit plane.
+    ``escaped``: the pids of descendants that left the hook's session on purpose (``setsid``)
+    and were left running (:attr:`hookwire.runner.Outcome.escaped`)."""
 
     dialect: str
     event: str
@@ -160,6 +162,12 @@ class HookReport:
     decision: Decision = Decision.NONE
     diagnostics: tuple[str, ...] = ()
     trusted: bool = True
+    escaped: tuple[int, ...] = ()
+
+    @property
+    def daemonized(self) -> bool:
+        """A descendant of the hook left its session and was left running."""
+        return bool(self.escaped)
 
 
 @attrs.frozen(kw_only=True)
@@ -254,6 +262,8 @@ class Verdict:
                     "duration_ms": round(h.duration_ms, 3),
                     "decision": h.decision.value,
                     "diagnostics": list(h.diagnostics),
+                    "daemonized": h.daemonized,
+                    "escaped": list(h.escaped),
                 }
                 for h in self.hooks
             ],

@@ -11,6 +11,7 @@ only loosely: the claim is that the run returned and the group is gone.
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -110,3 +111,32 @@ async def test_fault_through_dialect(tmp_path: Path, dialect: str, fault: str) -
 @pytest.mark.parametrize("fault", sorted(SLOW))
 async def test_one_gib_through_dialect(tmp_path: Path, dialect: str, fault: str) -> None:
     await _check(tmp_path, dialect, SLOW[fault])
+
+
+@pytest.mark.skipif(shutil.which("setsid") is None, reason="needs setsid(1)")
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+async def test_daemonizing_hook_through_dialect(tmp_path: Path, dialect: str) -> None:
+    """A hook that daemonizes on purpose (``setsid``) is its own choice: its record (and the
+    verdict JSON ``hookwire fire`` prints) says so, the daemon keeps running, and what stayed
+    in the hook's group is still ended."""
+    pids = tmp_path / "daemon"
+    before = _fds()
+    verdict, elapsed, pgid = await _fire(
+        tmp_path, dialect, f"setsid sleep 30 & echo $! > {pids}; (sleep 30 &); echo '{{}}'")
+    daemon = int(pids.read_text())
+    try:
+        (report,) = verdict.hooks
+        assert report.escaped == (daemon,) and report.daemonized
+        (row,) = verdict.to_json()["hooks"]
+        assert row["daemonized"] is True and row["escaped"] == [daemon]
+        assert elapsed < TIMEOUT + 10, elapsed
+        assert Path(f"/proc/{daemon}").exists(), "the daemon was killed"
+        assert pgid is not None
+        for _ in range(50):
+            if not _alive(pgid):
+                break
+            await anyio.sleep(0.02)
+        assert not _alive(pgid), f"process group {pgid} outlived the run"
+        assert _fds() <= before, "a descriptor leaked"
+    finally:
+        os.kill(daemon, 9)
