@@ -126,8 +126,10 @@ STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not execu
             "disabled")
 
 
-def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str) -> tuple[str, str]:
-    """``(status, detail)`` of one loaded entry for ``host``."""
+def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
+            strict: bool = False) -> tuple[str, str]:
+    """``(status, detail)`` of one loaded entry for ``host`` (``strict``: a hooks file says
+    ``trust: {strict: true}``)."""
     from hookwire import trust
     from hookwire.dialect import NO_HARNESS_TRUST, ProblemKind
 
@@ -160,7 +162,7 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str) -> tuple[
     state = trust.state_of(entry, store, pin)
     rid = trust.hook_id(entry)
     if state == trust.TrustState.TRUSTED:
-        if pin.text_only and trust.strict_setting():
+        if pin.text_only and (strict or trust.strict_setting()):
             return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
         return "runs", f"{provenance}, trusted, id {rid}, {pin.pinned}"
     if state == trust.TrustState.CHANGED:
@@ -222,7 +224,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         if item.entry is None:
             status, detail = "invalid", str(item.problem)
         else:
-            status, detail = _status(kernel, host, item.entry, store, root)
+            status, detail = _status(kernel, host, item.entry, store, root,
+                                     config.strict_trust)
         counts[status] += 1
         row = _row(status, item, detail)
         rows.append(row)

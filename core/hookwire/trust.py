@@ -350,9 +350,11 @@ def difference(pinned: Pin, now: Pin) -> str:
             f"{(now.digest or now.note or '?')[:19]}, approved {(pinned.digest or '?')[:19]})")
 
 
-def install(kernel: Any, store: TrustStore | None = None) -> TrustGate:
-    """Put a :class:`TrustGate` on ``kernel`` and return it."""
-    gate = TrustGate(kernel, store)
+def install(kernel: Any, store: TrustStore | None = None, *, strict: bool = False
+            ) -> TrustGate:
+    """Put a :class:`TrustGate` on ``kernel`` and return it. ``strict`` (a hooks file's
+    ``trust: {strict: true}``) only tightens: ``HOOKWIRE_TRUST_STRICT=1`` still applies."""
+    gate = TrustGate(kernel, store, strict=strict or strict_setting())
     kernel.trust_gate = gate
     return gate
 

@@ -55,7 +55,8 @@ def install(kernel: Any, cwd: str | Path | None = None, env: Mapping[str, str] |
         if loaded.document.shell_elision is not None:
             kernel.dispatcher.file_shell_elision = loaded.document.shell_elision
     kernel.add_hooks(found.entries)
-    trust.install(kernel, store if store is not None else trust.TrustStore(env=env))
+    trust.install(kernel, store if store is not None else trust.TrustStore(env=env),
+                  strict=config.strict_trust)
     return found
 
 

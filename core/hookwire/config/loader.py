@@ -34,6 +34,7 @@ from hookwire.config.model import (
     LoadedFile,
     Scope,
     SourceSpec,
+    TrustSpec,
     pointer,
 )
 from hookwire.errors import ConfigError, did_you_mean
@@ -319,7 +320,7 @@ def make_converter() -> cattrs.Converter:
     renames: dict[str, Any] = {attr: override(rename=spelled) for attr, spelled in _RENAMES.items()}
     conv.register_structure_hook(HookSpec, only_mappings(make_dict_structure_fn(
         HookSpec, conv, _cattrs_forbid_extra_keys=True, **renames)))
-    for cls in (SourceSpec, HooksFile):
+    for cls in (SourceSpec, TrustSpec, HooksFile):
         conv.register_structure_hook(cls, only_mappings(make_dict_structure_fn(
             cls, conv, _cattrs_forbid_extra_keys=True)))
     return conv
@@ -353,7 +354,8 @@ def _parse_pointer(text: str) -> DocPath:
 
 def _hint(message: str, where: DocPath) -> str:
     """"did you mean" for an unknown key of a hook, a source or the file itself."""
-    cls = {"hooks": HookSpec, "sources": SourceSpec}.get(str(where[0])) if where else HooksFile
+    sections: dict[str, type] = {"hooks": HookSpec, "sources": SourceSpec, "trust": TrustSpec}
+    cls = sections.get(str(where[0])) if where else HooksFile
     if cls is None or not message.startswith("unknown field"):
         return ""
     known = [_RENAMES.get(f.name, f.name) for f in attrs.fields(cls)]

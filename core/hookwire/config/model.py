@@ -63,15 +63,26 @@ class HookSpec:
 
 
 @attrs.frozen(kw_only=True)
+class TrustSpec:
+    """The ``trust:`` section. ``strict: true`` refuses gated hooks pinned by command text
+    only, even when approved (as ``HOOKWIRE_TRUST_STRICT=1``). Layers only tighten: any file
+    (or the environment) saying ``true`` makes trust strict; ``false`` weakens no other layer."""
+
+    strict: bool | None = None
+
+
+@attrs.frozen(kw_only=True)
 class HooksFile:
     """The whole document. ``tools`` maps runtime tools onto harness tools, in the shape of
     :meth:`hookwire.Kernel.map_tools` (``{run_shell: {as: Bash, input: {command: cmd}}}``).
     ``shell_elision`` opts the hooks in to running plain word lists without ``/bin/sh -c``
-    (the project file's choice over the global one; a host's ``Kernel``/session choice wins)."""
+    (the project file's choice over the global one; a host's ``Kernel``/session choice wins).
+    ``trust`` holds the trust settings (:class:`TrustSpec`)."""
 
     version: int = VERSION
     tools: Mapping[str, Any] = attrs.field(factory=dict)
     shell_elision: bool | None = None
+    trust: TrustSpec = attrs.field(factory=TrustSpec)
     sources: tuple[SourceSpec, ...] = ()
     hooks: tuple[HookSpec, ...] = ()
 
@@ -114,3 +125,9 @@ class Config:
 
     files: tuple[LoadedFile, ...] = ()
     project_root: str | None = None
+
+    @property
+    def strict_trust(self) -> bool:
+        """Some file says ``trust: {strict: true}``: a project file cannot weaken a global
+        ``true`` (nor the environment's ``HOOKWIRE_TRUST_STRICT=1``), only tighten."""
+        return any(f.document.trust.strict for f in self.files)
