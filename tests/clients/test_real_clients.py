@@ -23,7 +23,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,12 @@ class Run:
     argv: Callable[[Path, Path], list[str]]
     #: the portable events this client fires for the scripted exchange, in order
     expected: tuple[str, ...] = EVENTS
-    notes: list[str] = field(default_factory=list)
+    #: expected events the client may end the process before (not asserted, reported)
+    racy: tuple[str, ...] = ()
+    #: expected events whose order the client does not fix (checked as a set)
+    unordered: tuple[str, ...] = ()
+    #: requests for other addresses the client makes by itself, refused by the proxy
+    refused: tuple[str, ...] = ()
 
 
 # -- per client -----------------------------------------------------------------------------
@@ -155,6 +160,31 @@ def _copilot_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[
             "COPILOT_HOME": str(home / ".copilot")}
 
 
+OPENCODE_USER_PLUGIN = """import {{ appendFileSync }} from "node:fs";
+export const MyOwn = async () => ({{
+  "chat.message": async () => {{ appendFileSync({log}, "user-hook\\n"); }},
+}});
+"""
+
+
+def _opencode_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[str, str]:
+    config = home / ".config" / "opencode"
+    _write(config / "opencode.json", json.dumps({
+        "$schema": "https://opencode.ai/config.json",
+        "provider": {"mock": {"npm": "@ai-sdk/openai-compatible", "name": "Mock",
+                              "options": {"baseURL": f"{url}/v1", "apiKey": "dummy-key"},
+                              "models": {"mock-model": {"name": "Mock", "tool_call": True}}}},
+        "model": "mock/mock-model", "small_model": "mock/mock-model",
+        "autoupdate": False, "share": "disabled", "permission": {"bash": "allow"},
+    }, indent=2) + "\n")
+    log = user_hook.rsplit(">> ", 1)[1]
+    _write(config / "plugins" / "my-own.js",
+           OPENCODE_USER_PLUGIN.format(log=json.dumps(shlex.split(log)[0])))
+    return {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+            "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_SHARE": "1",
+            "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1"}
+
+
 RUNS = {
     "claude-code": Run(
         "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", _claude_setup,
@@ -169,6 +199,17 @@ RUNS = {
     "copilot-cli": Run(
         "copilot-cli", "@github/copilot", "1.0.102", "copilot", _copilot_setup,
         lambda home, project: ["-p", PROMPT, "--allow-all-tools", "--no-auto-update"]),
+    "opencode": Run(
+        "opencode", "opencode-ai", "1.18.33", "opencode", _opencode_setup,
+        lambda home, project: ["run", PROMPT],
+        # `opencode run` ends without deleting its session: no session.deleted; it may exit
+        # before its session.idle reaches the plugins
+        expected=EVENTS[:5], racy=("turn-end",),
+        # session.created reaches plugins on OpenCode's event bus, unawaited, while
+        # chat.message is a hook: the two run concurrently
+        unordered=("session-start", "turn-start"),
+        # OpenCode's own background `npm install` of its config folder (any plugin there)
+        refused=("CONNECT registry.npmjs.org:443",)),
 }
 
 
@@ -302,9 +343,13 @@ def test_real_client(name: str, tmp_path: Path, model: Any) -> None:
     assert proc.returncode == 0, report
     assert model.tool_calls >= 1, report
     assert mockmodel.FINAL in proc.stdout, report
-    assert model.outside == [], report
+    assert [o for o in model.outside if o not in run.refused] == [], report
     assert {e["client"] for e in events} == {name}, events
-    assert sequence == list(run.expected), report
+    assert sorted(e for e in sequence if e not in run.racy) == sorted(
+        e for e in run.expected if e not in run.racy), report
+    assert len(sequence) == len(set(sequence)), report  # each event once
+    ordered = [e for e in sequence if e not in run.unordered]
+    assert ordered == [e for e in run.expected if e in ordered], report
     assert user_log.exists() and "user-hook" in user_log.read_text(), report
     assert [e["tool"] for e in events if e["event"] == "pre-tool-use"] != [None]
 
