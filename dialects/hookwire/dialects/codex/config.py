@@ -38,23 +38,17 @@ from hookwire.dialect import (
     ProblemKind,
     Provenance,
 )
+from hookwire.dialects.codex import _wire, trust
 from hookwire.dialects.codex import events as ev
 from hookwire.dialects.codex import matcher as m
-from hookwire.dialects.codex import trust
 from hookwire.dialects.codex._jsonlines import line_index
 from hookwire.dialects.codex.handler import CodexHandler, handler_of
 from hookwire.errors import ConfigError, WireError
 from hookwire.wire import parse_json, read_json, read_text, read_toml
 
 DIALECT = "codex"
-HANDLER_TYPES = ("command", "mcp_tool", "prompt", "agent")
-_U64_MAX = 2**64 - 1
 #: serde_json's recursion limit: a deeper document fails to parse in Codex too.
 MAX_DEPTH = 128
-
-
-class _Fatal(Exception):
-    """The file does not deserialize: Codex ignores all of it."""
 
 
 @attrs.frozen(kw_only=True)
@@ -89,19 +83,13 @@ def read_hooks_json(source: Source, states: Mapping[str, trust.HookState]) -> Co
     except WireError as exc:
         at = f" at line {exc.line} column {exc.column}" if exc.line and exc.column else ""
         return _failed(source, exc.message.removeprefix("invalid JSON: ") + at, exc.line)
-    data = doc.value
-    reader = _Reader(source, states, line_index(doc))
+    lines = line_index(doc)
     try:
-        if not isinstance(data, dict):
-            raise _Fatal(f"invalid type: {_kind(data)}, expected struct HooksFile")
-        for key in data:
-            if key not in ("description", "hooks"):
-                raise _Fatal(f"unknown field `{key}`, expected `description` or `hooks`")
-        if data.get("description") is not None and not isinstance(data["description"], str):
-            raise _Fatal("invalid type for `description`, expected a string")
-        reader.read_events(data.get("hooks", {}), "$.hooks")
-    except _Fatal as exc:
-        return _failed(source, str(exc), reader.last_line)
+        parsed = _wire.structure(doc.value, _wire.HooksFile, "$", lines)
+    except _wire.WireFailure as exc:
+        return _failed(source, str(exc), _line(lines, exc.pointer))
+    reader = _Reader(source, states, lines)
+    reader.read_events(parsed.hooks, "$.hooks")
     return reader.result()
 
 
@@ -113,16 +101,24 @@ def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
     hooks = data.get("hooks")
     if hooks is None:
         return ConfigResult()
-    reader = _Reader(source, states, {})
     try:
-        reader.read_events(hooks, "$.hooks", toml=True)
-    except _Fatal as exc:
+        events = _wire.structure(hooks, _wire.Events, "$.hooks", {})
+    except _wire.WireFailure as exc:
         problem = ConfigProblem(
             message=f"failed to parse TOML hooks in {source.path}: {exc}",
-            location=Location(file=str(source.path), pointer="$.hooks"), severity="error",
+            location=Location(file=str(source.path), pointer=exc.pointer), severity="error",
             kind=ProblemKind.CONFIG)
         return ConfigResult(problems=(problem,))
+    reader = _Reader(source, states, {})
+    reader.read_events(events, "$.hooks")
     return reader.result()
+
+
+def _line(lines: Mapping[str, int], pointer: str) -> int | None:
+    """The line of ``pointer``'s value, or of its nearest enclosing value that has one."""
+    while pointer not in lines and pointer != "$":
+        pointer = pointer[:max(pointer.rfind("."), pointer.rfind("["))] or "$"
+    return lines.get(pointer)
 
 
 def _read_text(path: Path) -> str:
@@ -148,22 +144,9 @@ def _failed(source: Source, why: str, line: int | None = None) -> ConfigResult:
     return ConfigResult(problems=(problem,))
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean `{str(value).lower()}`"
-    if isinstance(value, int):
-        return f"integer `{value}`"
-    if isinstance(value, float):
-        return f"floating point `{value}`"
-    if isinstance(value, str):
-        return f"string {json.dumps(value)}"
-    return "sequence" if isinstance(value, list) else "map"
-
-
 class _Reader:
-    """Walks one file's ``hooks`` mapping; raises :class:`_Fatal` where serde would fail."""
+    """Turns one file's structured ``hooks`` (:mod:`._wire`) into entries and warnings, with
+    Codex's semantic rules (skipped handler types, matchers, timeouts)."""
 
     def __init__(self, source: Source, states: Mapping[str, trust.HookState],
                  lines: Mapping[str, int]) -> None:
@@ -172,132 +155,54 @@ class _Reader:
         self.lines = lines
         self.entries: list[HookEntry] = []
         self.problems: list[ConfigProblem] = []
-        self.last_line: int | None = None
 
     def where(self, pointer: str) -> Location:
-        line = self.lines.get(pointer)
-        if line:
-            self.last_line = line
-        return Location(file=str(self.source.path), line=line, pointer=pointer)
+        return Location(file=str(self.source.path), line=self.lines.get(pointer),
+                        pointer=pointer)
 
     def warn(self, message: str, pointer: str, event: str | None = None,
              kind: ProblemKind = ProblemKind.CONFIG) -> None:
         self.problems.append(ConfigProblem(message=message, location=self.where(pointer),
                                            event=event, kind=kind))
 
-    def fatal(self, message: str, pointer: str) -> _Fatal:
-        self.where(pointer)
-        return _Fatal(f"{message} @ {pointer}")
-
     def result(self) -> ConfigResult:
         return ConfigResult(entries=tuple(self.entries), problems=tuple(self.problems))
 
-    def read_events(self, hooks: Any, base: str, *, toml: bool = False) -> None:
-        if not isinstance(hooks, dict):
-            raise self.fatal(f"invalid type: {_kind(hooks)}, expected a map of events", base)
-        for event, groups in hooks.items():
-            if event not in ev.EVENTS:
-                continue  # unknown events (and `state`, `managed_dir` in TOML) are ignored
-            pointer = f"{base}.{event}"
-            if not isinstance(groups, list):
-                raise self.fatal(f"invalid type: {_kind(groups)}, expected a sequence", pointer)
+    def read_events(self, events: _wire.Events, base: str) -> None:
+        for event, groups in events.items():
             for gi, group in enumerate(groups):
-                self.read_group(event, gi, group, f"{pointer}[{gi}]")
+                self.read_group(event, gi, group, f"{base}.{event}[{gi}]")
 
-    def read_group(self, event: str, gi: int, group: Any, pointer: str) -> None:
-        if not isinstance(group, dict):
-            raise self.fatal(f"invalid type: {_kind(group)}, expected struct MatcherGroup",
-                             pointer)
-        raw_matcher = group.get("matcher")
-        if raw_matcher is not None and not isinstance(raw_matcher, str):
-            raise self.fatal(f"invalid type: {_kind(raw_matcher)}, expected a string",
-                             f"{pointer}.matcher")
-        handlers = group.get("hooks", [])
-        if handlers is None or not isinstance(handlers, list):
-            raise self.fatal(f"invalid type: {_kind(handlers)}, expected a sequence",
-                             f"{pointer}.hooks")
-        parsed = [self.parse_handler(h, f"{pointer}.hooks[{hi}]")
-                  for hi, h in enumerate(handlers)]
-        matcher = None if event in ev.MATCHERLESS else raw_matcher
+    def read_group(self, event: str, gi: int, group: _wire.MatcherGroup, pointer: str) -> None:
+        matcher = None if event in ev.MATCHERLESS else group.matcher
         try:
             m.validate(matcher)
         except m.MatcherError as exc:
             self.warn(f"invalid matcher {json.dumps(matcher)} in {self.source.path}: {exc}",
                       f"{pointer}.matcher", event, ProblemKind.INVALID_MATCHER)
             return
-        for hi, handler in enumerate(parsed):
+        for hi, handler in enumerate(group.hooks):
             self.add(event, matcher, gi, hi, handler, f"{pointer}.hooks[{hi}]")
 
-    def parse_handler(self, raw: Any, pointer: str) -> dict[str, Any]:
-        if not isinstance(raw, dict):
-            raise self.fatal(f"invalid type: {_kind(raw)}, expected internally tagged enum",
-                             pointer)
-        kind = raw.get("type")
-        if kind is None:
-            raise self.fatal("missing field `type`", pointer)
-        if kind not in HANDLER_TYPES:
-            shown = kind if isinstance(kind, str) else _kind(kind)
-            raise self.fatal(f"unknown variant `{shown}`, expected one of `command`, "
-                             "`mcp_tool`, `prompt`, `agent`", f"{pointer}.type")
-        out: dict[str, Any] = {"type": kind}
-        if kind == "command":
-            out["command"] = self.field(raw, "command", str, pointer, required=True)
-            windows = self.field(raw, "commandWindows", str, pointer)
-            if windows is None:
-                windows = self.field(raw, "command_windows", str, pointer)
-            out["commandWindows"] = windows
-            out["async"] = self.field(raw, "async", bool, pointer, default=False)
-        elif kind == "mcp_tool":
-            out["server"] = self.field(raw, "server", str, pointer, required=True)
-            out["tool"] = self.field(raw, "tool", str, pointer, required=True)
-            out["input"] = self.field(raw, "input", dict, pointer)
-        if kind in ("command", "mcp_tool"):
-            out["timeout"] = self.field(raw, "timeout", int, pointer)
-            out["statusMessage"] = self.field(raw, "statusMessage", str, pointer)
-        if kind == "command":
-            out["additionalContextLimit"] = self.field(raw, "additionalContextLimit", int,
-                                                       pointer)
-        return out
-
-    def field(self, raw: Mapping[str, Any], name: str, kind: type, pointer: str, *,
-              required: bool = False, default: Any = None) -> Any:
-        if name not in raw:
-            if required:
-                raise self.fatal(f"missing field `{name}`", pointer)
-            return default
-        value = raw[name]
-        if value is None and kind is not bool and not required:
-            return default  # serde: null is None for an Option
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if ok and kind is int and not 0 <= value <= _U64_MAX:
-            ok = False
-        if not ok:
-            expected = {str: "a string", bool: "a boolean", int: "u64", dict: "a map"}[kind]
-            raise self.fatal(f"invalid type: {_kind(value)}, expected {expected}",
-                             f"{pointer}.{name}")
-        return value
-
     def add(self, event: str, matcher: str | None, gi: int, hi: int,
-            handler: Mapping[str, Any], pointer: str) -> None:
+            handler: _wire.Handler, pointer: str) -> None:
         path = self.source.path
-        kind = handler["type"]
-        if kind in ("prompt", "agent"):
-            self.warn(f"skipping {kind} hook in {path}: {kind} hooks are not supported yet",
-                      pointer, event, ProblemKind.UNSUPPORTED)
+        if not isinstance(handler, _wire.CommandHook):
+            kind = handler.type
+            why = ("hookwire cannot call MCP tools (named divergence D7)" if kind == "mcp_tool"
+                   else f"{kind} hooks are not supported yet")
+            self.warn(f"skipping {kind} hook in {path}: {why}", pointer, event,
+                      ProblemKind.UNSUPPORTED)
             return
-        if kind == "mcp_tool":
-            self.warn(f"skipping mcp_tool hook in {path}: hookwire cannot call MCP tools "
-                      "(named divergence D7)", pointer, event, ProblemKind.UNSUPPORTED)
-            return
-        command = handler["command"]
-        if os.name == "nt" and handler.get("commandWindows"):
-            command = handler["commandWindows"]
+        command = handler.command
+        if os.name == "nt" and handler.command_windows:
+            command = handler.command_windows
         if not command.strip():
             self.warn(f"skipping empty hook command in {path}", pointer, event,
                       ProblemKind.INVALID_HANDLER)
             return
-        timeout = handler["timeout"]
-        background = bool(handler["async"])
+        timeout: int | None = handler.timeout
+        background = handler.async_
         if event in ev.SHORT_TIMEOUT_EVENTS:
             timeout = ev.SHORT_DEFAULT_TIMEOUT if timeout is None else max(timeout, 1)
             if timeout > ev.SHORT_MAX_TIMEOUT:
@@ -310,13 +215,13 @@ class _Reader:
                 background = False
         else:
             timeout = max(ev.DEFAULT_TIMEOUT if timeout is None else timeout, 1)
-        limit = handler.get("additionalContextLimit")
+        limit = handler.additional_context_limit
         if limit is not None and event not in ev.CONTEXT_EVENTS:
             self.warn(f"ignoring additionalContextLimit on {event} hook in {path}: "
                       "the event cannot add context", pointer, event, ProblemKind.UNSUPPORTED)
             limit = None
         normalised = {"command": command, "timeout": timeout, "async": background,
-                      "statusMessage": handler.get("statusMessage"),
+                      "statusMessage": handler.status_message,
                       "additionalContextLimit": limit}
         current = trust.hook_hash(event, matcher, normalised)
         key = trust.hook_key(self.source.key, event, gi, hi)
@@ -328,8 +233,8 @@ class _Reader:
         typed = CodexHandler(
             layer=self.source.label, managed=self.source.managed, key=key, hash=current,
             trust=status, enabled=trust.enabled(managed=self.source.managed, state=state),
-            raw_command=command, timeout_set=handler["timeout"] is not None,
-            status_message=handler.get("statusMessage"), context_limit=limit,
+            raw_command=command, timeout_set=handler.timeout is not None,
+            status_message=handler.status_message, context_limit=limit,
             env=dict(self.source.env), plugin_id=self.source.plugin_id, group_index=gi,
             handler_index=hi)
         self.entries.append(HookEntry(
@@ -482,12 +387,14 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
         elif isinstance(item, dict):
             source = attrs.evolve(base, path=manifest_path,
                                   key_source=f"{plugin_id}:plugin.json#hooks[{i}]")
-            reader = _Reader(source, states, {})
             try:
-                reader.read_events(item.get("hooks", {}), f"$.hooks[{i}].hooks")
-            except _Fatal as exc:
+                events = _wire.structure(item.get("hooks", {}), _wire.Events,
+                                         f"$.hooks[{i}].hooks", {})
+            except _wire.WireFailure as exc:
                 results.append(_failed(source, str(exc)))
                 continue
+            reader = _Reader(source, states, {})
+            reader.read_events(events, f"$.hooks[{i}].hooks")
             results.append(reader.result())
     return ConfigResult(entries=tuple(e for r in results for e in r.entries),
                         problems=tuple(p for r in results for p in r.problems))
