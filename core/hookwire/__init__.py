@@ -6,8 +6,10 @@ in ``hookwire.plugins`` (other slices of this namespace, joined below).
 
 from __future__ import annotations
 
+import importlib
 import os as _os
 import sys as _sys
+from typing import TYPE_CHECKING, Any
 
 #: What the other slices of the namespace hold: a folder joins ``hookwire`` only when it is one
 #: of them (an editable install's ``dialects/hookwire``, ``plugins/hookwire``), never because a
@@ -51,68 +53,112 @@ def _join_slices(path: list[str]) -> list[str]:
 __path__ = _join_slices(list(__path__))
 
 from hookwire._version import __version__  # noqa: E402
-from hookwire.dialect import (  # noqa: E402
-    ConfigProblem,
-    ConfigResult,
-    Dialect,
-    EventSpec,
-    Export,
-    HarnessTrust,
-    HookEntry,
-    Location,
-    Prepared,
-    ProblemKind,
-    Provenance,
-)
-from hookwire.errors import (  # noqa: E402
-    ConfigError,
-    EventDataError,
-    HookwireError,
-    PluginError,
-    PluginLoadError,
-    UnknownDialectError,
-    UnknownEventError,
-)
-from hookwire.events import (  # noqa: E402
-    ApprovalRequest,
-    Notification,
-    PostCompact,
-    PreCompact,
-    PromptSubmit,
-    Seam,
-    SeamEvent,
-    SessionEnd,
-    SessionInfo,
-    SessionStart,
-    Stop,
-    StopFailure,
-    SubagentStart,
-    SubagentStop,
-    ToolBatch,
-    ToolFailure,
-    ToolPost,
-    ToolPre,
-)
-from hookwire.hookspecs import hookimpl  # noqa: E402
-from hookwire.kernel import Kernel  # noqa: E402
-from hookwire.plugin import declare  # noqa: E402
 
 # Eager on purpose: the function ``render`` replaces the submodule of the same name as the
 # package attribute (``hookwire.render`` is the function; ``from hookwire.render import …``
 # still reaches the module). Imported lazily, whichever came first would win.
 from hookwire.render import ModelText, Placement, Subject, render  # noqa: E402
-from hookwire.runner import Command, Outcome, OutcomeKind  # noqa: E402
-from hookwire.session import Session  # noqa: E402
-from hookwire.verdicts import (  # noqa: E402
-    Answer,
-    Context,
-    Decision,
-    Halt,
-    HookReport,
-    Source,
-    SourceKind,
-    Verdict,
-)
+
+#: Every other public name, imported from its module on first access (PEP 562), so that
+#: ``import hookwire`` (``hookwire --version``, say) does not import the kernel.
+_LAZY: dict[str, str] = {
+    "ConfigProblem": "hookwire.dialect", "ConfigResult": "hookwire.dialect",
+    "Dialect": "hookwire.dialect", "EventSpec": "hookwire.dialect", "Export": "hookwire.dialect",
+    "HarnessTrust": "hookwire.dialect", "HookEntry": "hookwire.dialect",
+    "Location": "hookwire.dialect", "Prepared": "hookwire.dialect",
+    "ProblemKind": "hookwire.dialect", "Provenance": "hookwire.dialect",
+    "ConfigError": "hookwire.errors", "EventDataError": "hookwire.errors",
+    "HookwireError": "hookwire.errors", "PluginError": "hookwire.errors",
+    "PluginLoadError": "hookwire.errors", "UnknownDialectError": "hookwire.errors",
+    "UnknownEventError": "hookwire.errors", "ApprovalRequest": "hookwire.events",
+    "Notification": "hookwire.events", "PostCompact": "hookwire.events",
+    "PreCompact": "hookwire.events", "PromptSubmit": "hookwire.events",
+    "Seam": "hookwire.events", "SeamEvent": "hookwire.events", "SessionEnd": "hookwire.events",
+    "SessionInfo": "hookwire.events", "SessionStart": "hookwire.events",
+    "Stop": "hookwire.events", "StopFailure": "hookwire.events",
+    "SubagentStart": "hookwire.events", "SubagentStop": "hookwire.events",
+    "ToolBatch": "hookwire.events", "ToolFailure": "hookwire.events",
+    "ToolPost": "hookwire.events", "ToolPre": "hookwire.events",
+    "hookimpl": "hookwire.hookspecs", "Kernel": "hookwire.kernel", "declare": "hookwire.plugin",
+    "Command": "hookwire.runner", "Outcome": "hookwire.runner", "OutcomeKind": "hookwire.runner",
+    "Session": "hookwire.session", "Answer": "hookwire.verdicts", "Context": "hookwire.verdicts",
+    "Decision": "hookwire.verdicts", "Halt": "hookwire.verdicts",
+    "HookReport": "hookwire.verdicts", "Source": "hookwire.verdicts",
+    "SourceKind": "hookwire.verdicts", "Verdict": "hookwire.verdicts",
+}
+
+if TYPE_CHECKING:
+    from hookwire.dialect import (
+        ConfigProblem,
+        ConfigResult,
+        Dialect,
+        EventSpec,
+        Export,
+        HarnessTrust,
+        HookEntry,
+        Location,
+        Prepared,
+        ProblemKind,
+        Provenance,
+    )
+    from hookwire.errors import (
+        ConfigError,
+        EventDataError,
+        HookwireError,
+        PluginError,
+        PluginLoadError,
+        UnknownDialectError,
+        UnknownEventError,
+    )
+    from hookwire.events import (
+        ApprovalRequest,
+        Notification,
+        PostCompact,
+        PreCompact,
+        PromptSubmit,
+        Seam,
+        SeamEvent,
+        SessionEnd,
+        SessionInfo,
+        SessionStart,
+        Stop,
+        StopFailure,
+        SubagentStart,
+        SubagentStop,
+        ToolBatch,
+        ToolFailure,
+        ToolPost,
+        ToolPre,
+    )
+    from hookwire.hookspecs import hookimpl
+    from hookwire.kernel import Kernel
+    from hookwire.plugin import declare
+    from hookwire.runner import Command, Outcome, OutcomeKind
+    from hookwire.session import Session
+    from hookwire.verdicts import (
+        Answer,
+        Context,
+        Decision,
+        Halt,
+        HookReport,
+        Source,
+        SourceKind,
+        Verdict,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hookwire' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # once: later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "Answer", "ApprovalRequest", "Command", "ConfigError", "ConfigProblem", "ConfigResult",
