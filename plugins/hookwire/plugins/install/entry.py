@@ -9,6 +9,7 @@ import) on it. The design and its guarantees are in ``docs/install.md``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import py_compile
 import shlex
@@ -105,8 +106,7 @@ def _duplicate_signs(client: Any) -> dict[str, list[list[str]]]:
 
 def precompile() -> None:
     """Cache the entry's bytecode now, so that no client event pays for compiling it."""
-    try:
+    # a read-only install: Python compiles it on each run, still correct
+    with contextlib.suppress(OSError, py_compile.PyCompileError):
         py_compile.compile(str(ENTRY_FILE), cfile=cache_from_source(str(ENTRY_FILE)),
                            doraise=True)
-    except (OSError, py_compile.PyCompileError):
-        pass  # a read-only install: Python compiles it on each run, still correct

@@ -305,7 +305,7 @@ def _fire(plan, event, envelope):
         except Exception as exc:
             sys.stderr.write(f"hookwire: {display}: cannot build the command: {exc!r}\n")
             continue
-        code, out, problem = _run(argv, env, cwd, stdin, h["timeout"])
+        _code, out, problem = _run(argv, env, cwd, stdin, h["timeout"])
         if problem is not None:
             sys.stderr.write(f"hookwire: {display}: {problem}\n")
         elif h["context"]:
@@ -405,7 +405,7 @@ def _run(argv, env, cwd, stdin, timeout):
         limit = deadline if exited_at is None else min(deadline, exited_at + DRAIN)
         if pidfd is None:
             limit = min(limit, now + 0.01)
-        for fd, ev in poller.poll(max(0.0, limit - now) * 1000):
+        for fd, _ev in poller.poll(max(0.0, limit - now) * 1000):
             if fd == pidfd:
                 status, exited_at = os.waitpid(pid, 0)[1], time.monotonic()
                 poller.unregister(pidfd)
