@@ -28,7 +28,7 @@ from hookwire.dialect import (
     ProblemKind,
     Provenance,
 )
-from hookwire.dialects.portable import _paths
+from hookwire.dialects.portable import _paths, _wire
 from hookwire.dialects.portable.events import (
     EVENTS,
     MAX_TIMEOUT,
@@ -174,19 +174,20 @@ class _Reader:
         if not isinstance(data, dict):
             self.problem("a hooks file is a JSON object", "$")
             return ()
+        doc, refused = _wire.structure(data, _wire.HooksFile)
         schema = data.get("$schema")
-        if not isinstance(schema, str) or schema not in SUPPORTED_SCHEMAS:
+        if "$schema" in refused.fields or schema not in SUPPORTED_SCHEMAS:
             self.problem(f"unsupported $schema {schema!r} (supported: {SCHEMA_ID}); "
                          "the file is rejected", "$.$schema")
             return ()
-        for key in data:
-            if key not in ("$schema", "hooks"):
-                self.problem(f"unknown key {key!r}; the file is rejected", f"$.{key}")
-                return ()
-        hooks = data.get("hooks")
-        if not isinstance(hooks, dict):
+        if refused.unknown:
+            key = refused.unknown[0]
+            self.problem(f"unknown key {key!r}; the file is rejected", f"$.{key}")
+            return ()
+        if doc is None:
             self.problem("hooks must be an object of event → handler list", "$.hooks")
             return ()
+        hooks = doc.hooks
         found: list[Handler] = []
         for event, items in hooks.items():
             ptr = f"$.hooks.{event}"
@@ -221,28 +222,27 @@ class _Reader:
         if not isinstance(raw, dict):
             bad("a handler is an object with a command")
             return None
-        for key in raw:
-            if key not in HANDLER_KEYS:
-                bad(f"unknown handler key {key!r}", key)
-        command = raw.get("command")
-        if not isinstance(command, str):
+        spec, refused = _wire.structure(raw, _wire.HandlerSpec)
+        for key in refused.unknown:
+            bad(f"unknown handler key {key!r}", key)
+        wrong = refused.fields
+        if "command" in wrong:
             bad("command is required: one executable token", "command")
-        elif (why := _paths.check_command(command)) is not None:
+        elif (why := _paths.check_command(raw["command"])) is not None:
             bad(why, "command")
-        elif command.startswith("./"):
+        elif raw["command"].startswith("./"):
             try:
-                _paths.contained(root / command[2:], root, "command")
+                _paths.contained(root / raw["command"][2:], root, "command")
             except _paths.ContainmentError as exc:
                 bad(exc.message, "command")
-        args = raw.get("args", [])
-        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        if "args" in wrong:
             bad("args must be a list of strings", "args")
-        elif len(args) > MAX_ARGS:
+        elif len(raw.get("args", ())) > MAX_ARGS:
             bad(f"at most {MAX_ARGS} args", "args")
-        env = raw.get("env", {})
-        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        if "env" in wrong:
             bad("env must map names to strings", "env")
         else:
+            env = raw.get("env", {})
             if len(env) > MAX_ENV:
                 bad(f"at most {MAX_ENV} env entries", "env")
             for name in env:
@@ -252,27 +252,26 @@ class _Reader:
                 elif not ENV_NAME.fullmatch(name):
                     bad(f"{name!r} is not an environment variable name", f"env.{name}")
         cwd = raw.get("cwd")
-        if cwd is not None:
-            if not isinstance(cwd, str) or (why := _paths.check_cwd(cwd)) is not None:
-                bad(why if isinstance(cwd, str) and why else "cwd must be a string", "cwd")
+        if "cwd" in wrong:
+            bad("cwd must be a string", "cwd")
+        elif cwd is not None:
+            if (why := _paths.check_cwd(cwd)) is not None:
+                bad(why, "cwd")
             elif cwd.startswith("./") or cwd.startswith(_paths.ROOT):
                 try:
                     _paths.resolve_cwd(cwd, str(root), str(root))
                 except _paths.ContainmentError as exc:
                     bad(exc.message, "cwd")
         timeout = raw.get("timeout")
-        if timeout is not None and (isinstance(timeout, bool)
-                                    or not isinstance(timeout, int | float)
-                                    or not 0 < timeout <= MAX_TIMEOUT):
+        if "timeout" in wrong or (timeout is not None and not 0 < timeout <= MAX_TIMEOUT):
             bad(f"timeout is a number of seconds in (0, {MAX_TIMEOUT:g}]", "timeout")
-        result = raw.get("result", "none")
-        if not isinstance(result, str) or result not in RESULT_MODES:
+        if "result" in wrong:
             bad(f"result must be one of {', '.join(RESULT_MODES)}", "result")
-        if len(self.problems) > before or not isinstance(command, str):
+        if len(self.problems) > before or spec is None:
             return None  # an invalid handler is skipped; the others still load
-        if result == "context" and event == SESSION_END:
+        if spec.result == "context" and event == SESSION_END:
             self.problem("result: context has no effect on session-end (no turn follows)",
                          ptr + ".result", event, severity="warning")
-        return Handler(event=event, index=i, command=command, args=tuple(args), env=dict(env),
-                       cwd=cwd, timeout=float(timeout) if timeout is not None else None,
-                       context=result == "context" and event != SESSION_END)
+        return Handler(event=event, index=i, command=spec.command, args=spec.args,
+                       env=spec.env, cwd=spec.cwd, timeout=spec.timeout,
+                       context=spec.result == "context" and event != SESSION_END)
