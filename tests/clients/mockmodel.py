@@ -26,15 +26,20 @@ from typing import Any
 
 COMMAND = "echo hi"
 FINAL = "All done: the command printed hi."
-SHELL_TOOLS = ("Bash", "exec_command", "shell", "run_shell_command", "bash", "execute_command")
+SHELL_TOOLS = ("Bash", "exec_command", "shell", "run_shell_command", "bash", "execute_command",
+               "run_commands")
 
 
 def _command_args(schema: Any) -> dict[str, Any]:
     """Arguments for a shell tool whose JSON schema is ``schema``: the command under the name
-    the schema uses (``command`` or ``cmd``), plus any other required string."""
+    the schema uses (``command`` or ``cmd``; a one-item list for an array ``commands``, Cline's
+    ``run_commands``), plus any other required string."""
     props = (schema or {}).get("properties") or {}
-    key = "cmd" if "cmd" in props and "command" not in props else "command"
-    args: dict[str, Any] = {key: COMMAND}
+    args: dict[str, Any]
+    if "commands" in props and "command" not in props:
+        args = {"commands": [COMMAND]}
+    else:
+        args = {"cmd" if "cmd" in props and "command" not in props else "command": COMMAND}
     for name in (schema or {}).get("required") or []:
         if name not in args and (props.get(name) or {}).get("type") == "string":
             args[name] = "print hi" if name == "description" else "false"

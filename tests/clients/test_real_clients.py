@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,7 @@ PROMPT = "Run the shell command `echo hi` and tell me what it printed."
 #: the cache's folder per client, where it is not the --client name
 CACHE_NAMES = {"gemini-cli": "gemini", "copilot-cli": "copilot"}
 RUN_TIMEOUT = 240  # seconds for one client process (a hang fails; nothing is timed)
+DETACHED_WAIT = 20  # seconds for the hooks a client leaves running when it exits
 
 RECORDER = """#!{python}
 import json, os, sys
@@ -69,6 +71,9 @@ class Run:
     unordered: tuple[str, ...] = ()
     #: requests for other addresses the client makes by itself, refused by the proxy
     refused: tuple[str, ...] = ()
+    #: expected events the client runs in a detached process it does not wait for: the test
+    #: waits for them (up to DETACHED_WAIT seconds) after the client exits
+    detached: tuple[str, ...] = ()
 
 
 # -- per client -----------------------------------------------------------------------------
@@ -185,6 +190,27 @@ def _opencode_setup(home: Path, project: Path, url: str, user_hook: str) -> dict
             "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1"}
 
 
+def _cline_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[str, str]:
+    settings = home / ".cline" / "data" / "settings"
+    # what `cline auth -p openai-compatible -k KEY -m MODEL -b URL` writes
+    _write(settings / "providers.json", json.dumps({
+        "version": 1, "lastUsedProvider": "openai-compatible", "modes": {},
+        "providers": {"openai-compatible": {
+            "settings": {"provider": "openai-compatible", "apiKey": "dummy-key",
+                         "model": "mock-model", "baseUrl": f"{url}/v1"},
+            "updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}},
+        indent=2) + "\n")
+    _write(settings / "global-settings.json", json.dumps(
+        {"telemetryOptOut": True, "autoUpdateEnabled": False}, indent=2) + "\n")
+    # the user's own hook for the same event as one of hookwire's, in the CLI's hooks folder
+    # (~/.cline/hooks; hookwire writes ~/Documents/Cline/Hooks: Cline runs the files of both)
+    hook = home / ".cline" / "hooks" / "PreToolUse"
+    _write(hook, f"#!/bin/sh\ncat >/dev/null\n{user_hook}\necho '{{\"cancel\": false}}'\n")
+    hook.chmod(0o755)
+    # no background hub daemon (it outlives the run): sessions in-process
+    return {"CLINE_NO_AUTO_UPDATE": "1", "CLINE_SESSION_BACKEND_MODE": "local"}
+
+
 RUNS = {
     "claude-code": Run(
         "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", _claude_setup,
@@ -210,6 +236,16 @@ RUNS = {
         unordered=("session-start", "turn-start"),
         # OpenCode's own background `npm install` of its config folder (any plugin there)
         refused=("CONNECT registry.npmjs.org:443",)),
+    "cline": Run(
+        "cline", "cline", "3.0.65", "cline", _cline_setup,
+        lambda home, project: [PROMPT],
+        # `cline PROMPT` dispatches no UserPromptSubmit for the run's own prompt (only for a
+        # user message added later) and no SessionShutdown
+        expected=("session-start", "pre-tool-use", "post-tool-use", "turn-end"),
+        # TaskComplete hooks are spawned detached and not awaited (detachAsyncHooks)
+        detached=("turn-end",),
+        # the PostHog feature-flag poll (data.cline.bot), made whatever telemetryOptOut says
+        refused=("CONNECT data.cline.bot:443",)),
 }
 
 
@@ -333,6 +369,10 @@ def test_real_client(name: str, tmp_path: Path, model: Any) -> None:
     report = (f"{name} exit {proc.returncode}\nstdout: {proc.stdout[-3000:]}\n"
               f"stderr: {proc.stderr[-3000:]}\nrequests: "
               f"{[(m, p) for m, p, _ in model.requests]}\noutside: {model.outside}")
+    deadline = time.monotonic() + DETACHED_WAIT
+    while run.detached and time.monotonic() < deadline and not set(run.detached) <= {
+            e["event"] for e in fired(log)}:
+        time.sleep(0.2)
     events = fired(log)
     sequence = [e["event"] for e in events]
     print(f"\n{name} {run.version}: fired {sorted(set(sequence), key=EVENTS.index)} "
