@@ -54,3 +54,13 @@ def test_models_are_typed() -> None:
     assert refused == _wire.Failures()
     assert spec == _wire.HandlerSpec(command="c", args=("a",), env={"A": "1"}, timeout=2.0,
                                      result="context")
+
+
+@pytest.mark.parametrize(("data", "context"), [
+    ({"context": "x", "metadata": {"a": 1}}, "x"),  # metadata is the handler's own
+    ({}, ""),
+    ({"context": 3}, None), ({"context": None}, None),
+])
+def test_result_envelope(data: Any, context: str | None) -> None:
+    envelope, _ = _wire.structure(data, _wire.ResultEnvelope)
+    assert (envelope.context if envelope is not None else None) == context

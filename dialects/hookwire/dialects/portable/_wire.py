@@ -34,6 +34,14 @@ class HandlerSpec:
     result: Literal["none", "context"] = "none"
 
 
+@attrs.frozen(kw_only=True)
+class ResultEnvelope:
+    """A context-result handler's stdout (``schema/result.schema.json``); other keys
+    (``metadata``) are the handler's own and not read."""
+
+    context: str = ""
+
+
 class _Refused(ValueError):
     pass
 
@@ -77,6 +85,7 @@ def make_converter() -> cattrs.Converter:
     _on(conv, dict[str, str], env)
     conv.register_structure_hook(HandlerSpec, make_dict_structure_fn(
         HandlerSpec, conv, _cattrs_forbid_extra_keys=True))
+    conv.register_structure_hook(ResultEnvelope, make_dict_structure_fn(ResultEnvelope, conv))
     conv.register_structure_hook(HooksFile, make_dict_structure_fn(
         HooksFile, conv, _cattrs_forbid_extra_keys=True, schema=override(rename="$schema")))
     return conv

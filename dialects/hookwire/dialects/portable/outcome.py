@@ -14,6 +14,7 @@ diagnostic, never cut.
 from __future__ import annotations
 
 from hookwire.dialect import HookEntry
+from hookwire.dialects.portable import _wire
 from hookwire.dialects.portable.handler import handler_of
 from hookwire.events import SeamEvent
 from hookwire.runner import Outcome, OutcomeKind
@@ -37,10 +38,12 @@ def interpret(entry: HookEntry, event: SeamEvent, native: str, outcome: Outcome,
         data = parse_json(text)  # any depth, size: a ValueError, never recursion
     except ValueError:
         return Answer(diagnostics=("context result is not JSON: nothing contributed",))
-    if not isinstance(data, dict) or not isinstance(data.get("context", ""), str):
+    envelope = _wire.structure(data, _wire.ResultEnvelope)[0] if isinstance(data, dict) \
+        else None
+    if envelope is None:
         return Answer(diagnostics=('context result must be {"context": string}: nothing '
                                    "contributed",))
-    context = data.get("context", "")
+    context = envelope.context
     size = len(context.encode("utf-8"))
     if size > context_limit:
         return Answer(diagnostics=(f"context of {size} bytes exceeds the client's limit of "
