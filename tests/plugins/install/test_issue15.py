@@ -358,3 +358,70 @@ def test_kiro_hook_file(plugin: Path, home: Path, project: Path) -> None:
     done = run(hook["action"]["command"], {"hook_event_name": "userPromptSubmit",
                                            "cwd": str(project), "prompt": "hi"})
     assert done.returncode == 0 and done.stdout == "remember the plugin\n"
+
+
+BRIDGE_RECORDER = """import json, sys, time
+args = sys.argv[1:]
+event = args[args.index("--event") + 1]
+payload = json.loads(sys.stdin.read())
+if event == "session.created":
+    time.sleep(0.3)  # a slow session-start: a turn-start not waiting for it would log first
+with open(sys.argv[1], "a") as fh:
+    fh.write(json.dumps([event, payload["session_id"]]) + "\\n")
+"""
+
+BRIDGE_DRIVER = """import { HookwireBridge } from %s;
+const hooks = await HookwireBridge({ directory: "/tmp" });
+const created = (id) => hooks.event({ event: { type: "session.created",
+                                                properties: { info: { id } } } });
+const message = (id, m) => hooks["chat.message"]({ sessionID: id, messageID: m },
+                                                 { parts: [{ type: "text", text: "hi" }] });
+// chat.message first, session.created on the event bus while its hook runs
+await Promise.all([message("s1", "m1"), created("s1")]);
+// session.created first, chat.message while the session-start hook still runs
+await Promise.all([created("s2"), message("s2", "m2")]);
+await message("s2", "m3");
+// no session.created at all
+await message("s3", "m4");
+"""
+
+
+def strip_types(ts: str) -> str:
+    """The bridge's TypeScript as JavaScript: it uses only these annotations."""
+    import re
+
+    return re.sub(r": (string\[\]|string|Promise<void>|Record<string, unknown>|any|"
+                  r"\{ directory: string \}|\{ event: \{ type: string; properties\?: any \} \})",
+                  "", ts)
+
+
+@pytest.mark.parametrize("name", ["opencode", "kilo"])
+def test_bridge_fires_session_start_once_before_the_first_turn(name: str, tmp_path: Path) -> None:
+    """session.created (event bus, unawaited) and chat.message (a hook) race in OpenCode: the
+    bridge fires session-start once per session, before its first turn-start, whichever
+    arrives first, and synthesises it when session.created never comes."""
+    import shutil
+
+    from hookwire.plugins.install.bridge import render
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    events = tmp_path / "events.jsonl"
+    recorder = tmp_path / "recorder.py"
+    recorder.write_text(BRIDGE_RECORDER)
+    receipts = tmp_path / "receipts"
+    receipts.mkdir()
+    (receipts / "p.json").write_text(json.dumps({"root": str(tmp_path / "plugin")}))
+    ts = render(clients()[name], (sys.executable, str(recorder), str(events)),
+                str(receipts)).decode()
+    module = tmp_path / "bridge.mjs"
+    module.write_text(strip_types(ts))
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(BRIDGE_DRIVER % json.dumps(module.as_uri()))
+    done = subprocess.run([node, str(driver)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = [tuple(json.loads(ln)) for ln in events.read_text().splitlines()]
+    assert got == [("session.created", "s1"), ("chat.message", "s1"),
+                   ("session.created", "s2"), ("chat.message", "s2"), ("chat.message", "s2"),
+                   ("session.created", "s3"), ("chat.message", "s3")]

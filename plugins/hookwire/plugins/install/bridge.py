@@ -73,13 +73,28 @@ function text(parts: any): string {{
 """
 
 _OPENCODE = """\
+// session.created arrives on OpenCode's event bus, unawaited, while chat.message is a hook:
+// the two race. session-start is fired exactly once per session, by whichever comes first,
+// and chat.message waits for it, so turn-start never runs before session-start.
+const started = new Map();
+function start(session_id: any, directory: string): Promise<void> {
+  let once = started.get(session_id);
+  if (once === undefined) {
+    once = fire("session.created", { session_id, cwd: directory, project_dir: directory });
+    started.set(session_id, once);
+  }
+  return once;
+}
+
 export const HookwireBridge = async ({ directory }: { directory: string }) => ({
   event: async ({ event }: { event: { type: string; properties?: any } }) => {
     const session_id = event.properties?.info?.id ?? event.properties?.sessionID;
-    if (["session.created", "session.idle", "session.deleted"].includes(event.type))
+    if (event.type === "session.created") await start(session_id, directory);
+    else if (["session.idle", "session.deleted"].includes(event.type))
       await fire(event.type, { session_id, cwd: directory, project_dir: directory });
   },
   "chat.message": async (input: any, output: any) => {
+    await start(input.sessionID, directory);
     await fire("chat.message", { session_id: input.sessionID, turn_id: input.messageID,
       prompt: text(output?.parts), cwd: directory, project_dir: directory });
   },

@@ -5,7 +5,9 @@ plugin installed. OpenCode loads that directory by itself, so ``opencode.json`` 
 
 OpenCode plugins add context only through its SDK, so context results are dropped.
 ``session.deleted`` means the user deleted the session, not that OpenCode exited: session-end
-is best effort (``opencode run`` fires none).
+is best effort (``opencode run`` fires none). ``session.created`` comes on the event bus,
+unawaited, while ``chat.message`` is a hook, so the two race: the bridge fires session-start
+once per session, on whichever comes first, and ``chat.message`` waits for it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from hookwire.plugins.install.bridge import BridgeClient
 from hookwire.plugins.install.capability import NATIVE, PARTIAL, Capabilities, Support
 
 OPENCODE_EVENTS = {
-    "session-start": Support(level=NATIVE, natives=("session.created",)),
+    "session-start": Support(level=NATIVE, natives=("session.created",),
+                             note="once per session, before its first chat.message (the "
+                                  "bridge fires it there when session.created has not come)"),
     "turn-start": Support(level=NATIVE, natives=("chat.message",)),
     "pre-tool-use": Support(level=NATIVE, natives=("tool.execute.before",)),
     "post-tool-use": Support(level=PARTIAL, natives=("tool.execute.after",),
