@@ -77,8 +77,8 @@ def test_models_are_typed() -> None:
          "additionalContextLimit": 10}, {"type": "prompt"}]}]}}, _wire.HooksFile, "$", {})
     (group,) = parsed.hooks["Stop"]
     assert group.matcher == "m"
-    assert group.hooks == (_wire.CommandHook(command="c", async_=True, timeout=3,
-                                             additional_context_limit=10),
+    assert group.hooks == (_wire.CommandHook(command="c", async_=True, timeout=_wire.U64(3),
+                                             additional_context_limit=_wire.U64(10)),
                            _wire.OtherHook(type="prompt"))
 
 
