@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from hookwire.dialect import ConfigProblem, Dialect, HookEntry, Location, ProblemKind
+
+__all__ = ["Problem", "ProblemKind", "from_config", "hook_problems", "log_new", "outside_turn",
+           "suggest"]
 from hookwire.events import Seam
 from hookwire.tools import ToolMap, guess
 

@@ -134,7 +134,7 @@ def _summary(v: Mapping[str, Any]) -> str:
         return f"CONTINUE the turn: {_short(v.get('reason') or '')}"
     if v["decision"] == "none":
         return "no objection"
-    return v["decision"].upper() + (f": {_short(v['reason'])}" if v.get("reason") else "")
+    return str(v["decision"]).upper() + (f": {_short(v['reason'])}" if v.get("reason") else "")
 
 
 def _short(text: str, limit: int = 110) -> str:
