@@ -209,6 +209,28 @@ def _cline_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[st
     return {"CLINE_NO_AUTO_UPDATE": "1", "CLINE_SESSION_BACKEND_MODE": "local"}
 
 
+PI_USER_EXTENSION = """import {{ appendFileSync }} from "node:fs";
+export default function (pi: any) {{
+  pi.on("before_agent_start", async () => {{ appendFileSync({log}, "user-hook\\n"); }});
+}}
+"""
+
+
+def _pi_setup(home: Path, project: Path, url: str, user_hook: str) -> dict[str, str]:
+    agent = home / ".pi" / "agent"
+    _write(agent / "models.json", json.dumps({"providers": {"mock": {
+        "baseUrl": f"{url}/v1", "api": "openai-completions", "apiKey": "dummy-key",
+        "compat": {"supportsDeveloperRole": False, "supportsReasoningEffort": False},
+        "models": [{"id": "mock-model"}]}}}, indent=2) + "\n")
+    _write(agent / "settings.json", json.dumps({"enableInstallTelemetry": False}, indent=2)
+           + "\n")
+    log = user_hook.rsplit(">> ", 1)[1]
+    _write(agent / "extensions" / "my-own.ts",
+           PI_USER_EXTENSION.format(log=json.dumps(shlex.split(log)[0])))
+    # no update, package or telemetry requests at startup
+    return {"PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1", "PI_TELEMETRY": "0"}
+
+
 RUNS = {
     "claude-code": Run(
         "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", _claude_setup,
@@ -243,6 +265,11 @@ RUNS = {
         detached=("turn-end",),
         # the PostHog feature-flag poll (data.cline.bot), made whatever telemetryOptOut says
         refused=("CONNECT data.cline.bot:443",)),
+    # 0.73.1: the last release under this name; its successor (@earendil-works/pi-coding-agent
+    # 1.x) needs Node >= 22.19
+    "pi": Run(
+        "pi", "@mariozechner/pi-coding-agent", "0.73.1", "pi", _pi_setup,
+        lambda home, project: ["-p", PROMPT, "--provider", "mock", "--model", "mock-model"]),
 }
 
 
