@@ -364,7 +364,7 @@ BRIDGE_RECORDER = """import json, sys, time
 args = sys.argv[1:]
 event = args[args.index("--event") + 1]
 payload = json.loads(sys.stdin.read())
-if event == "session.created":
+if event in ("session.created", "agent_end"):
     time.sleep(0.3)  # a slow session-start: a turn-start not waiting for it would log first
 with open(sys.argv[1], "a") as fh:
     fh.write(json.dumps([event, payload["session_id"]]) + "\\n")
@@ -425,3 +425,38 @@ def test_bridge_fires_session_start_once_before_the_first_turn(name: str, tmp_pa
     assert got == [("session.created", "s1"), ("chat.message", "s1"),
                    ("session.created", "s2"), ("chat.message", "s2"), ("chat.message", "s2"),
                    ("session.created", "s3"), ("chat.message", "s3")]
+
+
+PI_DRIVER = """import bridge from %s;
+const on = {};
+bridge({ on: (name, handler) => { on[name] = handler; } });
+await on.session_start({}, { sessionManager: { getSessionId: () => "s1" } });
+// 'pi -p' emits session_shutdown while agent_end's handlers still run
+await Promise.all([on.agent_end({}), on.session_shutdown({})]);
+"""
+
+
+def test_pi_bridge_fires_events_in_the_order_pi_emits_them(tmp_path: Path) -> None:
+    import shutil
+
+    from hookwire.plugins.install.bridge import render
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    events = tmp_path / "events.jsonl"
+    recorder = tmp_path / "recorder.py"
+    recorder.write_text(BRIDGE_RECORDER)
+    receipts = tmp_path / "receipts"
+    receipts.mkdir()
+    (receipts / "p.json").write_text(json.dumps({"root": str(tmp_path / "plugin")}))
+    ts = render(clients()["pi"], (sys.executable, str(recorder), str(events)),
+                str(receipts)).decode()
+    module = tmp_path / "bridge.mjs"
+    module.write_text(strip_types(ts))
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(PI_DRIVER % json.dumps(module.as_uri()))
+    done = subprocess.run([node, str(driver)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = [json.loads(ln)[0] for ln in events.read_text().splitlines()]
+    assert got == ["session_start", "agent_end", "session_shutdown"]

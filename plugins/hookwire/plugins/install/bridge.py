@@ -112,34 +112,42 @@ export const HookwireBridge = async ({ directory }: { directory: string }) => ({
 """
 
 _PI = """\
+// Pi does not wait for one event's handlers before emitting the next (agent_end and
+// session_shutdown overlap in 'pi -p'): each event is fired after the previous one's hooks.
+let queue: Promise<void> = Promise.resolve();
+function fire_in_order(event: string, payload: Record<string, unknown>): Promise<void> {
+  queue = queue.then(() => fire(event, payload));
+  return queue;
+}
+
 export default function (pi: any) {
   let session_id = "unknown";
   const cwd = () => process.cwd();
   pi.on("session_start", async (_event: any, ctx: any) => {
     session_id = ctx?.sessionManager?.getSessionId?.() ?? session_id;
-    await fire("session_start", { session_id, cwd: cwd(), project_dir: cwd() });
+    await fire_in_order("session_start", { session_id, cwd: cwd(), project_dir: cwd() });
   });
   pi.on("before_agent_start", async (event: any) => {
-    await fire("before_agent_start", { session_id, prompt: event?.prompt ?? "", cwd: cwd(),
-      project_dir: cwd() });
+    await fire_in_order("before_agent_start", { session_id, prompt: event?.prompt ?? "",
+      cwd: cwd(), project_dir: cwd() });
   });
   pi.on("tool_call", async (event: any) => {
-    await fire("tool_call", { session_id, tool_name: event?.toolName,
+    await fire_in_order("tool_call", { session_id, tool_name: event?.toolName,
       tool_use_id: event?.toolCallId, tool_input: event?.input ?? {}, cwd: cwd(),
       project_dir: cwd() });
   });
   pi.on("tool_result", async (event: any) => {
-    await fire("tool_result", { session_id, tool_name: event?.toolName,
+    await fire_in_order("tool_result", { session_id, tool_name: event?.toolName,
       tool_use_id: event?.toolCallId, tool_input: event?.input ?? {},
       tool_output: event?.content ?? null,
       error: event?.isError ? text(event?.content) || "failed" : null,
       cwd: cwd(), project_dir: cwd() });
   });
   pi.on("agent_end", async () => {
-    await fire("agent_end", { session_id, cwd: cwd(), project_dir: cwd() });
+    await fire_in_order("agent_end", { session_id, cwd: cwd(), project_dir: cwd() });
   });
   pi.on("session_shutdown", async () => {
-    await fire("session_shutdown", { session_id, cwd: cwd(), project_dir: cwd() });
+    await fire_in_order("session_shutdown", { session_id, cwd: cwd(), project_dir: cwd() });
   });
 }
 """
