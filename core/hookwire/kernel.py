@@ -40,6 +40,11 @@ class Kernel:
     file says, else off; a session may override it).
     """
 
+    #: ``await kernel.dispatch(event, session)``: run every contributor of ``event``'s seam and
+    #: fold their answers into its verdict (hosts call :meth:`Session.dispatch`, which also
+    #: records a halt). The dispatcher's own bound method: no facade layer on the hot path.
+    dispatch: Callable[[SeamEvent, Session], Awaitable[Verdict]]
+
     def __init__(self, *, plugins: Iterable[object] = (), load_entry_points: bool = True,
                  output_cap: int = runner.DEFAULT_OUTPUT_CAP,
                  shell_elision: bool | None = None) -> None:
@@ -48,6 +53,7 @@ class Kernel:
         #: Runtime tools mapped onto harness tools (:meth:`map_tool`).
         self.tools = ToolMap()
         self.dispatcher = Dispatcher(self.registry, self.index, self.tools, output_cap)
+        self.dispatch = self.dispatcher.dispatch
         self.dispatcher.shell_elision = shell_elision
         #: "Can anything match this tool?" per seam, before any event is built.
         self.match_check = MatchCheck(self.dispatcher)
@@ -189,10 +195,3 @@ class Kernel:
         from hookwire.sync import SyncSession
 
         return SyncSession(self, **kwargs)
-
-    @property
-    def dispatch(self) -> Callable[[SeamEvent, Session], Awaitable[Verdict]]:
-        """``await kernel.dispatch(event, session)``: run every contributor of ``event``'s seam
-        and fold their answers into its verdict (hosts call :meth:`Session.dispatch`, which
-        also records a halt). The dispatcher's own method, with no facade layer between."""
-        return self.dispatcher.dispatch
