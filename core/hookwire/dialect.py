@@ -310,17 +310,12 @@ class Dialect:
     def matches_tool(self, entry: HookEntry, native: str, tool_name: str) -> bool:
         """Whether ``entry`` (configured for tool event ``native``) would select a call of the
         tool this harness calls ``tool_name``, by its matcher alone (filters on the input, such
-        as Claude Code's ``if``, are not considered). Used to warn about hooks that can match
-        none of a host's tools. The default tests the matcher as an unanchored regex, ``None``
-        and ``"*"`` matching everything."""
-        import re
-
-        if entry.matcher in (None, "", "*"):
-            return True
-        try:
-            return re.search(entry.matcher, tool_name) is not None
-        except re.error:
-            return False
+        as Claude Code's ``if``, are not considered). The kernel skips a tool call's dispatch
+        when this says no for every hook, and a session warns about hooks it rules out for all
+        of the host's tools, so it must agree with :meth:`select`. The default, for a dialect
+        that does not say, is ``True`` ("may match"): nothing is skipped or warned about on a
+        guess about its matcher syntax."""
+        return True
 
     def prepare(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Prepared:

@@ -95,7 +95,10 @@ class EchoDialect(Dialect):
     def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
                session: SessionInfo) -> list[HookEntry]:
         name = getattr(event, "tool_name", None)
-        return [e for e in entries if e.matcher is None or e.matcher == name]
+        return [e for e in entries if self.matches_tool(e, native, name or "")]
+
+    def matches_tool(self, entry: HookEntry, native: str, tool_name: str) -> bool:
+        return entry.matcher is None or entry.matcher == tool_name
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:

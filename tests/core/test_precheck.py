@@ -3,6 +3,7 @@ match builds no event; the answer follows hooks, plugins and tool mappings as th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +25,39 @@ class Counting(Dialect):
                session: SessionInfo) -> list[HookEntry]:
         self.selects += 1
         return []
+
+    def matches_tool(self, entry: HookEntry, native: str, tool_name: str) -> bool:
+        return entry.matcher is None or re.search(entry.matcher, tool_name) is not None
+
+
+class Unsaid(Dialect):
+    """A dialect that does not say how its matchers work: its select matches names case-
+    insensitively, which no guess from outside would know."""
+
+    name = "unsaid"
+    harness = "test"
+    events = Counting.events
+
+    def select(self, entries: Sequence[HookEntry], event: SeamEvent, native: str,
+               session: SessionInfo) -> list[HookEntry]:
+        name = str(getattr(event, "tool_name", "")).lower()
+        return [e for e in entries if (e.matcher or "").lower() == name]
+
+
+def test_a_dialect_that_does_not_say_is_never_skipped() -> None:
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(Unsaid())
+    kernel.add_hooks([HookEntry(dialect="unsaid", event="Before", command=("/bin/false",),
+                                matcher="bash")])
+    assert not kernel.match_check.nothing_can_match(Seam.TOOL_PRE, "Bash")
+
+    async def go() -> list[str]:
+        session = kernel.session(cwd="/", host="reference", tools=["Bash"])
+        verdict = await session.tool_pre("Bash", {"command": "ls"})
+        assert [h.command for h in verdict.hooks] == ["/bin/false"]  # it ran
+        return [str(p.kind) for p in session.check()]
+
+    assert anyio.run(go) == []  # and no "no tool matches" warning on a guess
 
 
 def _kernel(matcher: str) -> tuple[Kernel, Counting]:
