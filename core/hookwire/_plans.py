@@ -16,8 +16,6 @@ import os
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-import attrs
-
 from hookwire._command import Command, Direct
 
 T = TypeVar("T")
@@ -76,7 +74,13 @@ def elide(command: Command) -> Command:
     if len(_directs) >= _MAX_PLANS:
         _directs.clear()
     _directs[slot] = direct
-    return command if direct is None else attrs.evolve(command, direct=direct)
+    if direct is None:
+        return command
+    # built field by field: attrs.evolve costs twice as much, on every hooked call
+    return Command(shell=text, shell_argv=command.shell_argv, stdin=command.stdin,
+                   env=command.env, cwd=command.cwd, timeout=command.timeout,
+                   output_cap=command.output_cap, grace=command.grace, drain=command.drain,
+                   direct=direct)
 
 
 def _direct(text: str, path: str | None, cwd: str | None) -> Direct | None:

@@ -7,6 +7,7 @@ and leaves a descriptor open after a run; one per run it stays.)"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
 import selectors
@@ -232,8 +233,10 @@ class _Watch:
             self.err.pull()
         return self.out.over_cap or self.err.over_cap
 
-    async def _wait(self) -> None:
-        """Sleep until the poller has news. What can no longer change stops being watched
+    async def _wait(self, loop: asyncio.AbstractEventLoop | None = None,
+                    deadline: float = 0.0) -> bool:
+        """Sleep until the poller has news (True) or, given an asyncio ``loop``, until its
+        clock reaches ``deadline`` (False). What can no longer change stops being watched
         first, or a level-triggered EOF or exit would wake us again and again."""
         child = self.child
         if child.returncode is not None:
@@ -241,15 +244,32 @@ class _Watch:
         for capture in (self.out, self.err):
             if capture.done:
                 child.unwatch(capture.fd)
-        await anyio.wait_readable(child.poller.fileno())
+        if loop is None:
+            await anyio.wait_readable(child.poller.fileno())
+            return True
+        return await _readable_before(loop, child.poller.fileno(), deadline)
 
-    async def until_exit(self) -> None:
-        """Return when the hook process exits, or when its output passes the cap.
+    async def until_exit(self, timeout: float | None = None) -> None:
+        """Return when the hook process exits, when its output passes the cap, or when
+        ``timeout`` seconds have passed (:attr:`timed_out`).
 
         "Done" is the hook's own exit, not EOF: a background grandchild may hold the pipes
-        open for as long as it likes."""
+        open for as long as it likes. On asyncio the timeout is one timer of the loop (an
+        anyio cancel scope with a deadline costs ~20 µs a run); elsewhere it is a scope."""
+        loop: asyncio.AbstractEventLoop | None = None
+        deadline = 0.0
+        if timeout is not None:
+            if _asyncio_task() is None:  # trio, or asyncio driving another library
+                with anyio.CancelScope(deadline=anyio.current_time() + timeout) as scope:
+                    await self.until_exit()
+                self.timed_out = scope.cancelled_caught
+                return
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout
         while True:
-            await self._wait()
+            if not await self._wait(loop, deadline):
+                self.timed_out = True
+                return
             if self.step() or self.child.returncode is not None:
                 return
 
@@ -313,6 +333,33 @@ class _Watch:
             pid=self.child.popen.pid,
             escaped=self.escaped,
         )
+
+
+def _asyncio_task() -> asyncio.Task[Any] | None:
+    """The asyncio task running us, or ``None`` under another event loop (trio; trio in
+    guest mode runs its tasks in the host loop's callbacks, not in asyncio tasks)."""
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no asyncio loop running in this thread
+        return None
+
+
+async def _readable_before(loop: asyncio.AbstractEventLoop, fd: int, deadline: float) -> bool:
+    """Wait on ``loop`` until ``fd`` is readable (True) or its clock reaches ``deadline``
+    (False). A cancellation of the task goes through, leaving no reader or timer behind."""
+    waiter = loop.create_future()
+
+    def wake(readable: bool) -> None:
+        if not waiter.done():
+            waiter.set_result(readable)
+
+    loop.add_reader(fd, wake, True)
+    timer = loop.call_at(deadline, wake, False)
+    try:
+        return bool(await waiter)
+    finally:
+        loop.remove_reader(fd)
+        timer.cancel()
 
 
 def _is_utf8(data: bytearray) -> bool:

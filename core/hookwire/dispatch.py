@@ -81,6 +81,7 @@ class Dispatcher:
         self.file_shell_elision: bool | None = None
         self.session_shell_elision: weakref.WeakKeyDictionary[Session, bool] = (
             weakref.WeakKeyDictionary())
+        self._sources: dict[tuple[int, int, str], tuple[HookEntry, Dialect, Source]] = {}
 
     def set_shell_elision(self, session: Session, elision: bool | None) -> Session:
         """Give ``session`` its own shell elision choice (``None``: none of its own)."""
@@ -160,6 +161,15 @@ class Dispatcher:
         dialect's ``combine`` arranged them."""
         if not selected:
             return []
+        if len(selected) == 1 and len(selected[0][1]) == 1 and not selected[0][1][0].background:
+            # the usual case, one hook: no task group, no reordering
+            group, (entry,), view = selected[0]
+            answer, report = await self._run_hook(group.dialect, group.native, entry, view,
+                                                  session)
+            if view is not event and answer.updated_input is not None:
+                answer = self._carry_back(answer, event, view, group.dialect)
+            reports.append(report)
+            return _combine(group, view, session, [(entry, answer)])
         done: list[tuple[Group, HookEntry, Answer, HookReport]] = []
 
         async def one(group: Group, entry: HookEntry, view: SeamEvent) -> None:
@@ -201,12 +211,7 @@ class Dispatcher:
             results = [(e, a) for g, e, a, _ in done if g is group]
             if not results:
                 continue
-            try:
-                answers.extend(group.dialect.combine(group.native, view, session.info,
-                                                     results))
-            except Exception:  # a dialect bug must not crash the host
-                log.exception("dialect %s cannot combine answers", group.dialect.name)
-                answers.extend(a for _, a in results)
+            answers.extend(_combine(group, view, session, results))
         return answers
 
     def _carry_back(self, answer: Answer, event: SeamEvent, view: SeamEvent,
@@ -232,10 +237,23 @@ class Dispatcher:
             session.defer(Answer(contexts=answer.contexts,
                                  system_messages=answer.system_messages, source=answer.source))
 
-    async def _run_hook(self, dialect: Dialect, native: str, entry: HookEntry,
-                        event: SeamEvent, session: Session) -> tuple[Answer, HookReport]:
+    def _source(self, entry: HookEntry, dialect: Dialect, native: str) -> Source:
+        """The :class:`Source` naming ``entry``'s answers (one per entry and native event)."""
+        key = (id(entry), id(dialect), native)
+        hit = self._sources.get(key)
+        # the entry and dialect are kept alive here, so their ids are not reused meanwhile
+        if hit is not None and hit[0] is entry and hit[1] is dialect:
+            return hit[2]
         source = Source(kind=SourceKind.HOOK, name=entry.display, dialect=dialect.name,
                         event=native)
+        if len(self._sources) >= 4096:
+            self._sources.clear()
+        self._sources[key] = (entry, dialect, source)
+        return source
+
+    async def _run_hook(self, dialect: Dialect, native: str, entry: HookEntry,
+                        event: SeamEvent, session: Session) -> tuple[Answer, HookReport]:
+        source = self._source(entry, dialect, native)
         gate = self.trust_gate(entry, event.seam) if self.trust_gate is not None else None
         check = None
         if gate is not None and not isinstance(gate, Answer):
@@ -266,10 +284,10 @@ class Dispatcher:
         if command.shell is not None and self.elides(session):
             command = _plans.elide(command)
         audit = self.registry.observed
-        invocation = Invocation(id=next_id(), seam=event.seam, source=source,
-                                session_id=session.info.session_id, native_event=native,
-                                entry=entry, command=command)
         if audit:
+            invocation = Invocation(id=next_id(), seam=event.seam, source=source,
+                                    session_id=session.info.session_id, native_event=native,
+                                    entry=entry, command=command)
             self.registry.audit_call("hook_invoked", invocation=invocation)
         outcome = await runner.run(command)
         try:
@@ -280,7 +298,7 @@ class Dispatcher:
         if answer.source is KERNEL:
             answer = attrs.evolve(answer, source=source)
         report = HookReport(
-            dialect=dialect.name, event=native, command=entry.display,
+            dialect=dialect.name, event=native, command=source.name,
             outcome=outcome.kind.value, exit_code=outcome.exit_code, signal=outcome.signal,
             timed_out=outcome.kind is runner.OutcomeKind.TIMED_OUT,
             duration_ms=outcome.duration_ms or (time.perf_counter() - started) * 1000,
@@ -344,6 +362,17 @@ class Dispatcher:
             if seam in INPUT_SEAMS and result.updated_input is not None:
                 event = _with_input(event, result.updated_input)
         return answers
+
+
+def _combine(group: Group, view: SeamEvent, session: Session,
+             results: list[tuple[HookEntry, Answer]]) -> list[Answer]:
+    """``group.dialect.combine`` of one group's results; a dialect bug must not crash the
+    host (the answers are then taken as they are)."""
+    try:
+        return list(group.dialect.combine(group.native, view, session.info, results))
+    except Exception:
+        log.exception("dialect %s cannot combine answers", group.dialect.name)
+        return [a for _, a in results]
 
 
 def _refused(answer: Answer, source: Source, dialect: Dialect, native: str,

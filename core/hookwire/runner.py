@@ -60,12 +60,7 @@ async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None
     child = watch.child
     try:
         try:
-            if command.timeout is None:
-                await watch.until_exit()
-            else:
-                with anyio.CancelScope(deadline=anyio.current_time() + command.timeout) as scope:
-                    await watch.until_exit()
-                watch.timed_out = scope.cancelled_caught
+            await watch.until_exit(command.timeout)
             if child.returncode is not None and watch.streams_open():
                 await watch.drain()
         finally:

@@ -154,3 +154,19 @@ def test_the_hooks_file_key(global_: str | None, project: str | None, expected: 
     kernel = Kernel()
     install(kernel, cwd=root)
     assert kernel.dispatcher.file_shell_elision is expected
+
+
+def test_elision_keeps_every_other_field_of_the_command() -> None:
+    """``elide`` builds the elided Command field by field: none may be lost, including a
+    field added to Command later (every field but ``direct`` is set to a non-default here)."""
+    import attrs
+
+    values = {"shell": "ls -la", "shell_argv": ("/bin/bash", "-c"), "stdin": b"{}",
+              "env": {"PATH": "/usr/bin:/bin"}, "cwd": "/", "timeout": 7.0,
+              "output_cap": 123, "grace": 0.25, "drain": 0.5}
+    names = {f.name for f in attrs.fields(Command)} - {"argv", "direct"}
+    assert names == set(values), "a new Command field: give it a value here"
+    elided = elide(Command(**values))
+    assert elided.direct is not None and elided.direct.argv == ("ls", "-la")
+    for name, value in values.items():
+        assert getattr(elided, name) == value, name

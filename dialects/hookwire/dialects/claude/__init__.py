@@ -288,20 +288,17 @@ class ClaudeDialect(Dialect):
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
-        values = _env.placeholders(entry, session)
         stdin = _payload.encode(_payload.build(event, native, session))
+        handler = handler_of(entry)
+        if handler.type != "http":
+            return Command(stdin=stdin, **_env.plan(entry, event, native, session))
         timeout = entry.timeout if entry.timeout is not None else EVENT_TIMEOUTS.get(
             native, DEFAULT_TIMEOUT)
         common: dict[str, Any] = {
             "stdin": stdin, "env": _env.environment(entry, event, native, session),
             "cwd": _env.working_dir(session), "timeout": timeout,
         }
-        handler = handler_of(entry)
-        if handler.type == "http":
-            return _http_command(entry, handler, common)
-        if isinstance(entry.command, str):
-            return Command(shell=_env.substitute(entry.command, values), **common)
-        return Command(argv=tuple(_env.substitute(a, values) for a in entry.command), **common)
+        return _http_command(entry, handler, common)
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome: Outcome) -> Answer:

@@ -7,7 +7,8 @@ Environment (observed on 2.1.332): the host's own environment unchanged, then th
 ``CLAUDE_EFFORT`` on tool and stop events when the host gives an effort; ``CLAUDE_ENV_FILE``
 on SessionStart only; ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA`` for plugin hooks.
 
-The environment and cwd are a spawn plan (:class:`~hookwire.runner.PlanCache`): built and
+The spawn plan (:func:`plan`, kept in a :class:`~hookwire.runner.PlanCache`) holds every
+Command field but stdin: substituted text or argv, environment, cwd and timeout, built and
 encoded once per (entry, session, event, effort), and again when the session's cwd changes
 (or is gone);
 the host's own environment is read then. SessionStart builds its own each time (it creates
@@ -23,6 +24,7 @@ from typing import Any
 
 from hookwire import __version__
 from hookwire.dialect import HookEntry
+from hookwire.dialects.claude.events import DEFAULT_TIMEOUT, EVENT_TIMEOUTS
 from hookwire.dialects.claude.handler import handler_of
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.runner import Environment, PlanCache
@@ -61,15 +63,41 @@ def environment(entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Environment:
     """The complete environment of the hook process (from the plan of its entry in the
     session)."""
-    effort = event.extra.get("effort")
+    env: Environment = plan(entry, event, native, session)["env"]
+    return env
+
+
+def plan(entry: HookEntry, event: SeamEvent, native: str, session: SessionInfo
+         ) -> dict[str, Any]:
+    """The spawn plan of ``entry``: every :class:`~hookwire.runner.Command` field but stdin
+    (argv or substituted shell text, environment, cwd, timeout), built once per (entry,
+    session, event, effort, cwd found) and shared by the calls that follow. The cwd is looked
+    up on each call (one ``stat``): a cwd removed since falls back as Claude Code's does."""
+    effort = event.extra.get("effort") if event.extra else None
     level = effort.get("level") if isinstance(effort, Mapping) else None
     if native not in _EFFORT_EVENTS or not isinstance(level, str):
         level = None
-    if native == "SessionStart":
-        return Environment(_environment(entry, native, session, level))
-    # keyed by the cwd found too: a cwd removed since falls back as Claude Code's does
-    return _PLANS.get(entry, session, (native, level, working_dir(session)),
-                      lambda: Environment(_environment(entry, native, session, level)))
+    cwd = working_dir(session)
+    if native == "SessionStart":  # creates the CLAUDE_ENV_FILE: built each time
+        return _plan(entry, native, session, level, cwd)
+    return _PLANS.get(entry, session, (native, level, cwd),
+                      lambda: _plan(entry, native, session, level, cwd))
+
+
+def _plan(entry: HookEntry, native: str, session: SessionInfo, level: str | None,
+          cwd: str) -> dict[str, Any]:
+    values = placeholders(entry, session)
+    timeout = entry.timeout if entry.timeout is not None else EVENT_TIMEOUTS.get(
+        native, DEFAULT_TIMEOUT)
+    fields: dict[str, Any] = {
+        "env": Environment(_environment(entry, native, session, level)), "cwd": cwd,
+        "timeout": timeout,
+    }
+    if isinstance(entry.command, str):
+        fields["shell"] = substitute(entry.command, values)
+    else:
+        fields["argv"] = tuple(substitute(a, values) for a in entry.command)
+    return fields
 
 
 def _environment(entry: HookEntry, native: str, session: SessionInfo,

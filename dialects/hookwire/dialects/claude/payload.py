@@ -43,22 +43,39 @@ SESSION_KEYS = frozenset({"session_id", "transcript_path", "cwd", "permission_mo
                           "hook_event_name"})
 
 
+#: ``JSON.stringify``'s compact form, raw UTF-8 (one encoder: ``json.dumps`` with options
+#: builds a new one per call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                            default=str)
+
+
 def encode(payload: Mapping[str, Any]) -> bytes:
     """``JSON.stringify(payload) + "\\n"`` as UTF-8."""
-    text = json.dumps(_js_numbers(payload), ensure_ascii=False, separators=(",", ":"),
-                      allow_nan=False, default=str)
+    text = _ENCODER.encode(_js_numbers(payload))
     # JSON.stringify escapes lone surrogates (\\udXXX); json.dumps would pass them raw.
-    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if not text.isascii():
+        text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return (text + "\n").encode("utf-8")
 
 
 def _js_numbers(value: Any) -> Any:
-    """Numbers as ``JSON.stringify`` prints them: ``1.0`` → ``1``, NaN and ±Infinity → null."""
+    """Numbers as ``JSON.stringify`` prints them: ``1.0`` → ``1``, NaN and ±Infinity → null.
+
+    Exact types are tested first (a payload is mostly strings and plain dicts, and an ABC
+    ``isinstance`` costs ~0.3 µs a value); anything else falls back to the ABC checks."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is dict:
+        return {k: _js_numbers(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_js_numbers(v) for v in value]
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             return None
         if value.is_integer() and abs(value) < 1e21:
             return int(value)
+        return value
     if isinstance(value, Mapping):
         return {k: _js_numbers(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -109,9 +109,12 @@ def build(event: SeamEvent, native: str, session: SessionInfo) -> dict[str, Any]
     return out
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def encode(payload: Mapping[str, Any]) -> bytes:
     """Compact JSON, UTF-8, no trailing newline."""
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _ENCODER.encode(payload).encode("utf-8")
 
 
 _PLANS = PlanCache()

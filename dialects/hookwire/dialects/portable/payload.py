@@ -102,8 +102,11 @@ def _result(event: SeamEvent) -> dict[str, Any]:
     return result
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
 def encode(payload: Mapping[str, Any]) -> bytes:
-    return (json.dumps(payload, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+    return (_ENCODER.encode(payload) + "\n").encode("utf-8")
 
 
 def _version() -> str:
