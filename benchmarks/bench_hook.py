@@ -5,7 +5,10 @@ The real Claude Code dialect reads a settings file with one ``PreToolUse`` group
 payload, environment, spawn, outcome and verdict. The floor is ``subprocess.run(["/bin/sh",
 "-c", "true"])`` with the same pipes (the payload on stdin, stdout and stderr captured).
 Second row: the same hook with shell elision on (``Kernel(shell_elision=True)``), which
-execs ``true`` directly. Targets: <= 1.15x by default, <= 0.7x with elision. Runs alternate
+execs ``true`` directly. Targets: <= 1.15x by default, <= 0.7x with elision. A last row,
+no target, is what exec'ing ``/bin/true`` costs with nothing around it (``os.posix_spawn``
+then ``waitpid``): no runner that execs the file can go below it, so it bounds what elision
+can reach on the machine measured. Runs alternate
 inside one event loop (asyncio); figures are medians. Nothing is asserted.
 
     python benchmarks/bench_hook.py [--quick] [--json]
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -57,6 +61,14 @@ async def measure(quick: bool) -> dict[str, Any]:
     stdin = json.dumps({"session_id": "bench", "hook_event_name": "PreToolUse",
                         "tool_name": "Bash", "tool_input": TOOL_INPUT}).encode()
 
+    def exec_floor() -> float:
+        # the least any runner pays to exec a file: posix_spawn (vfork) of /bin/true and
+        # waitpid, no pipes, no event loop -- what shell elision can at best approach
+        t0 = time.perf_counter()
+        pid = os.posix_spawn("/bin/true", ["true"], os.environ)
+        os.waitpid(pid, 0)
+        return time.perf_counter() - t0
+
     def floor() -> float:
         t0 = time.perf_counter()
         subprocess.run(["/bin/sh", "-c", "true"], input=stdin, capture_output=True, check=True)
@@ -75,8 +87,10 @@ async def measure(quick: bool) -> dict[str, Any]:
         for s in live.values():
             await hook(s)
     base: list[float] = []
+    spawn_only: list[float] = []
     mine: dict[str, list[float]] = {k: [] for k in live}
     for i in range(n):
+        spawn_only.append(exec_floor())
         if i % 2:
             base.append(floor())
         for k, s in (live.items() if i % 2 else reversed(live.items())):
@@ -94,6 +108,10 @@ async def measure(quick: bool) -> dict[str, Any]:
         if TARGETS[k] is not None:
             row["target_ratio"] = TARGETS[k]
         results.append(row)
+    e = statistics.median(spawn_only)
+    results.append({"name": "reference: posix_spawn /bin/true + waitpid (no pipes, no loop) "
+                            "vs sh -c true", "hookwire_ms": round(e * 1000, 3),
+                    "baseline_ms": round(b * 1000, 3), "ratio": round(e / b, 3)})
     return {"benchmark": "hook", "iterations": n, "results": results}
 
 

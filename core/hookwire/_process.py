@@ -8,6 +8,7 @@ and leaves a descriptor open after a run; one per run it stays.)"""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import select
 import selectors
@@ -84,7 +85,8 @@ class _Child:
         del ends[0]
         try:
             for fd in (ends[0], ends[1], ends[3]):
-                os.set_blocking(fd, False)
+                # a new pipe end has no status flag set: one F_SETFL, no F_GETFL first
+                fcntl.fcntl(fd, fcntl.F_SETFL, os.O_NONBLOCK)
             ends.append(_exit_fd(popen))
             child = cls(popen, ends[0], [ends[2], ends[4]], ends[5])
         except BaseException:  # out of fds, say: leave nothing behind
