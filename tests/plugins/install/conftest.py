@@ -76,3 +76,16 @@ def schema_payload():
     spec.loader.exec_module(module)
     schema = json.loads((module.SCHEMA_DIR / "payload.schema.json").read_text())
     return lambda value: module.schema_errors(schema, value)
+
+
+@pytest.fixture
+def strip_types():
+    """The bridge's TypeScript as JavaScript (it uses only these annotations), for node."""
+    import re
+
+    def strip(ts: str) -> str:
+        return re.sub(r": (string\[\]|string|Promise<void>|Record<string, unknown>|any|"
+                      r"\{ directory: string \}|"
+                      r"\{ event: \{ type: string; properties\?: any \} \})", "", ts)
+
+    return strip

@@ -386,17 +386,9 @@ await message("s3", "m4");
 """
 
 
-def strip_types(ts: str) -> str:
-    """The bridge's TypeScript as JavaScript: it uses only these annotations."""
-    import re
-
-    return re.sub(r": (string\[\]|string|Promise<void>|Record<string, unknown>|any|"
-                  r"\{ directory: string \}|\{ event: \{ type: string; properties\?: any \} \})",
-                  "", ts)
-
-
 @pytest.mark.parametrize("name", ["opencode", "kilo"])
-def test_bridge_fires_session_start_once_before_the_first_turn(name: str, tmp_path: Path) -> None:
+def test_bridge_fires_session_start_once_before_the_first_turn(name: str, tmp_path: Path,
+                                                               strip_types: Any) -> None:
     """session.created (event bus, unawaited) and chat.message (a hook) race in OpenCode: the
     bridge fires session-start once per session, before its first turn-start, whichever
     arrives first, and synthesises it when session.created never comes."""
@@ -436,7 +428,8 @@ await Promise.all([on.agent_end({}), on.session_shutdown({})]);
 """
 
 
-def test_pi_bridge_fires_events_in_the_order_pi_emits_them(tmp_path: Path) -> None:
+def test_pi_bridge_fires_events_in_the_order_pi_emits_them(tmp_path: Path,
+                                                           strip_types: Any) -> None:
     import shutil
 
     from hookwire.plugins.install.bridge import render

@@ -221,9 +221,11 @@ class Client:
     fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     #: Native events that report a failed tool (post-tool-use with status ``failed``).
     failure_events: ClassVar[frozenset[str]] = frozenset()
-    #: How the fast entry (``entry.py``) answers this client: ``{"reply": "additional_context"
-    #: | "cursor" | "empty", "tweak": ...}``; ``None``: its entries run the full shim (the
-    #: client's payload translation is code, not data).
+    #: How the fast entry (``entry.py``, ``_entry/hookwire_payload.py``) reads and answers this
+    #: client: ``{"reply": "additional_context" | "cursor" | "cline" | "text" | "empty",
+    #: "tweak": ...}``, the ``tweak`` naming the payload shape that :meth:`normalise` and
+    #: :meth:`translations` override (``workspace_roots``, ``response_error``, ``cline``,
+    #: ``windsurf``, ``grok``). ``None``: its entries run the full shim.
     fast_entry: ClassVar[Mapping[str, Any] | None] = None
     #: Environment variables in which the client names the project directory, first set wins
     #: (the envelope's ``project_dir``; else the payload's workspace root, else ``cwd``).

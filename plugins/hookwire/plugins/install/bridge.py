@@ -2,11 +2,14 @@
 per client and scope, ``hookwire-bridge.ts``, that fires every installed portable plugin.
 
 The bridge holds no plugin: at each event it lists the install receipts of its client and scope
-(``~/.config/hookwire/installs/<client>/<scope>/*.json``), and runs the shim once with a
-``--plugin`` per installed plugin root (the shim runs only the plugins with handlers for the
-event). Installing a second plugin leaves the file as it is; it goes with the last uninstall.
-The shim is spawned with the payload on stdin, its output ignored: a missing interpreter or
-hookwire is a spawn error or a non-zero exit, both ignored, so the client never sees a throw.
+(``~/.config/hookwire/installs/<client>/<scope>/*.json``), and runs the fast entry once with a
+``--plan PLAN --plugin ROOT`` pair per installed plugin (the plan beside its receipt; with a
+``--command`` given, that command with a ``--plugin`` each, ``PLANS`` false): the entry runs
+only the plugins with handlers for the event, and falls back to the full shim when a plan is
+missing or stale. Installing a second plugin leaves the file as it is; it goes with the last
+uninstall. The entry is spawned with the payload on stdin, its output ignored: a missing
+interpreter or hookwire is a spawn error or a non-zero exit, both ignored, so the client never
+sees a throw.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from hookwire.dialects.portable.config import PluginHooks
-from hookwire.plugins.install import receipt
+from hookwire.plugins.install import entry, receipt
 from hookwire.plugins.install._base import Built, Client, InstallContext, Target
 from hookwire.plugins.install.errors import InstallError
 
@@ -38,24 +41,32 @@ import {{ readdirSync, readFileSync }} from "node:fs";
 import {{ join }} from "node:path";
 
 const SHIM: string[] = {shim};
+const PLANS = {plans};  // true: SHIM is the fast entry, given each receipt's plan before its root
 const RECEIPTS = {receipts};
 
-function roots(): string[] {{
+function installed(): any {{
   try {{
     return readdirSync(RECEIPTS).filter((f) => f.endsWith(".json") && !f.endsWith(".entry.json"))
-      .map((f) => {{ try {{ return JSON.parse(readFileSync(join(RECEIPTS, f), "utf8")).root; }}
-                     catch {{ return undefined; }} }})
-      .filter((r) => typeof r === "string");
+      .map((f) => {{
+        try {{
+          return {{ root: JSON.parse(readFileSync(join(RECEIPTS, f), "utf8")).root,
+                   plan: join(RECEIPTS, f.slice(0, -5) + ".entry.json") }};
+        }} catch {{ return undefined; }}
+      }})
+      .filter((r) => typeof r?.root === "string");
   }} catch {{ return []; }}
 }}
 
 function fire(event: string, payload: Record<string, unknown>): Promise<void> {{
-  const found = roots();
+  const found = installed();
   if (found.length === 0) return Promise.resolve();
   return new Promise((resolve) => {{
     try {{
       const args = [...SHIM.slice(1), "--client", {client_json}, "--event", event];
-      for (const r of found) args.push("--plugin", r);
+      for (const r of found) {{
+        if (PLANS) args.push("--plan", r.plan);
+        args.push("--plugin", r.root);
+      }}
       const child = spawn(SHIM[0], args, {{ stdio: ["pipe", "ignore", "ignore"] }});
       child.on("error", () => resolve());
       child.on("close", () => resolve());
@@ -159,6 +170,7 @@ class BridgeClient(Client):
     #: ``opencode`` (plugin object of hooks) or ``pi`` (extension calling ``pi.on``)
     flavour: ClassVar[str] = "opencode"
     fields = BRIDGE_FIELDS
+    fast_entry = {"reply": "empty"}
 
     def folder(self, scope: str, home: Path, project: Path | None) -> Path:
         raise NotImplementedError
@@ -174,7 +186,10 @@ class BridgeClient(Client):
         if before is not None and mark not in before:
             raise InstallError(f"{target.path} exists and was not written by hookwire; "
                                "not overwriting it")
-        after = render(self, ctx.prefix, target.role)
+        if ctx.plan is None:
+            after = render(self, ctx.prefix, target.role)
+        else:
+            after = render(self, entry.prefix(), target.role, plans=True)
         return Built(after=after, natives=tuple(self.wanted(ctx.plugin)))
 
     def unbuild(self, target: Target, current: bytes, root: str, created_keys: Sequence[str],
@@ -192,9 +207,13 @@ class BridgeClient(Client):
         return None
 
 
-def render(cl: BridgeClient, prefix: Sequence[str], receipts: str) -> bytes:
+def render(cl: BridgeClient, prefix: Sequence[str], receipts: str, *, plans: bool = False
+           ) -> bytes:
+    """The bridge: ``prefix`` is the command's argv before ``--client``; ``plans``: it is the
+    fast entry (``entry.prefix()``), which takes each receipt's plan before its root."""
     head = _PRELUDE.format(client=cl.name, client_json=json.dumps(cl.name), mark=MARK,
-                           shim=json.dumps(list(prefix)), receipts=json.dumps(receipts))
+                           shim=json.dumps(list(prefix)), plans=json.dumps(plans),
+                           receipts=json.dumps(receipts))
     body = _PI if cl.flavour == "pi" else _OPENCODE
     return (head + body).encode("utf-8")
 

@@ -3,10 +3,11 @@
 (global) or ``.clinerules/hooks/`` (project).
 
 One file serves every hookwire-installed plugin: it lists them on ``# hookwire-plugin:``
-lines and runs the shim once for all of them, which prints the single JSON answer Cline
-reads (``{"cancel": false}``, plus ``contextModification`` for context results; the same
-answer when the shim cannot run at all). A hook file of the user's own is never touched: that
-event is reported as not installed.
+lines and runs the fast entry once for all of them (a ``--plan PLAN --plugin ROOT`` pair each;
+the shim with a ``--plugin`` each when a ``--command`` was given), which prints the single
+JSON answer Cline reads (``{"cancel": false}``, plus ``contextModification`` for context
+results; the same answer when the entry cannot run at all). A hook file of the user's own is
+never touched: that event is reported as not installed.
 
 Cline CLI 3.0.65 knows TaskStart, TaskResume, TaskCancel, TaskComplete, TaskError, PreToolUse,
 PostToolUse, UserPromptSubmit, PreCompact and SessionShutdown (no PostAssistantTurn). TaskStart
@@ -19,13 +20,15 @@ tool-use id: the raw ``tool_call``/``tool_result`` objects beside it are read in
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from hookwire.dialects.portable.config import PluginHooks
+from hookwire.dialects.portable.config import PluginHooks, plugin_name
+from hookwire.plugins.install import entry
 from hookwire.plugins.install._base import (
     Built,
     Client,
@@ -69,6 +72,7 @@ class Cline(Client):
                "enable hooks in Cline's settings (hooks_enabled in the CLI)"),
     )
     fields = {"session_id": ("taskId",), "version": ("clineVersion",)}
+    fast_entry = {"reply": "cline", "tweak": "cline"}
 
     def targets(self, scope: str, home: Path, project: Path | None,
                 plugin: PluginHooks) -> list[Target]:
@@ -81,20 +85,30 @@ class Cline(Client):
 
     def build(self, target: Target, before: bytes | None, ctx: InstallContext) -> Built:
         native = target.role
-        roots = _roots(before)
-        if before is not None and roots is None:
+        existing = _roots(before)
+        if before is not None and existing is None:
             return Built(after=before, skipped=(native,))  # the user's own hook: leave it
-        roots = [r for r in roots or [] if r != ctx.root]
+        existing = existing or []
         wanted = native in self.wanted(ctx.plugin)
-        if wanted:
-            roots.append(ctx.root)
+        if not wanted:
+            roots = [r for r in existing if r != ctx.root]
+        else:  # in place: an upgrade keeps the plugin's position
+            roots = existing if ctx.root in existing else [*existing, ctx.root]
         if not roots:
             return Built(after=None)
-        existing = _roots(before) or []
-        if before is not None and existing == roots:
-            return Built(after=before, natives=(native,) if wanted else ())
-        return Built(after=_script(ctx.prefix, native, roots), natives=(native,) if wanted else (),
-                     mode=0o755)
+        natives = (native,) if wanted else ()
+        if ctx.plan is None:
+            after = _script(ctx.prefix, native, roots)
+        else:
+            plans = _plans(before) if before is not None else {}
+            plans[ctx.root] = str(ctx.plan)
+            for r in roots:  # another plugin's plan lies beside this one's (same receipts)
+                plans.setdefault(r, str(entry.plan_path(
+                    ctx.plan.parent / f"{plugin_name(Path(r))}.json")))
+            after = _script(entry.prefix(), native, roots, plans)
+        if before == after:
+            return Built(after=before, natives=natives)
+        return Built(after=after, natives=natives, mode=0o755)
 
     def unbuild(self, target: Target, current: bytes, root: str, created_keys: Sequence[str],
                 created_file: bool) -> bytes | None:
@@ -104,7 +118,9 @@ class Cline(Client):
         rest = [r for r in roots if r != root]
         if not rest:
             return None
-        return _script(_prefix(current), target.role, rest)
+        prefix = _prefix(current)
+        return _script(prefix, target.role, rest,
+                       _plans(current) if entry.MARK in prefix else None)
 
     def normalise(self, native: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         out = super().normalise(native, payload)
@@ -184,19 +200,39 @@ def _unstring(params: Any) -> Any:
     return out
 
 
-def _prefix(data: bytes) -> tuple[str, ...]:
+def _command(data: bytes) -> list[str]:
+    """The argv of the hook file's command (the shim's or the fast entry's)."""
     for line in data.decode("utf-8", "replace").splitlines():
         if line.startswith("#") or not line.strip():
             continue
         argv = shlex.split(line[5:] if line.startswith("exec ") else line)
         if "--client" in argv:
-            return tuple(argv[:argv.index("--client")])
+            return argv
     raise ValueError("not a hookwire hook file")
 
 
-def _script(prefix: Sequence[str], native: str, roots: list[str]) -> bytes:
+def _prefix(data: bytes) -> tuple[str, ...]:
+    argv = _command(data)
+    return tuple(argv[:argv.index("--client")])
+
+
+def _plans(data: bytes) -> dict[str, str]:
+    """Plugin root → its plan, from a fast entry's ``--plan PLAN --plugin ROOT`` pairs."""
+    try:
+        argv = _command(data)
+    except ValueError:
+        return {}
+    plans = [b for a, b in itertools.pairwise(argv) if a == "--plan"]
+    roots = [b for a, b in itertools.pairwise(argv) if a == "--plugin"]
+    return dict(zip(roots, plans, strict=False)) if len(plans) == len(roots) else {}
+
+
+def _script(prefix: Sequence[str], native: str, roots: list[str],
+            plans: Mapping[str, str] | None = None) -> bytes:
     argv = [*prefix, "--client", Cline.name, "--event", native]
     for root in roots:
+        if plans is not None:
+            argv += ["--plan", plans.get(root, "")]
         argv += ["--plugin", root]
     lines = ["#!/bin/sh\n", HEADER, *(f"{PLUGIN_LINE}{r}\n" for r in roots),
              f"{shlex.join(argv)}{fail_open(EMPTY)}\n"]

@@ -1,10 +1,11 @@
-"""The fast installed entry: what ``hookwire install`` writes by default for the clients whose
-payload translation is plain data (Claude Code, Codex, Cursor, Copilot CLI, Gemini CLI).
+"""The fast installed entry: what ``hookwire install`` writes by default for every client.
 
 :func:`compile_plan` turns the plugin's hooks (read and validated by the portable dialect) and
 the client's payload shape into a JSON plan kept beside the install receipt; :func:`command`
 is the client entry that runs ``_entry/hookwire_entry.py`` (standard library only, no hookwire
-import) on it. The design and its guarantees are in ``docs/install.md``.
+import) on it, and :func:`prefix` its argv before the per-event arguments (Cline's hook files
+and the TypeScript bridge add one ``--plan PLAN --plugin ROOT`` pair per plugin). The design
+and its guarantees are in ``docs/install.md``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from hookwire.dialects.portable.payload import PAYLOAD_ID
 MARK = "hookwire-entry"
 ENTRY_DIR = Path(__file__).resolve().parent / "_entry"
 ENTRY_FILE = ENTRY_DIR / "hookwire_entry.py"
+#: Every module the entry imports from ``ENTRY_DIR`` (compiled at install: see precompile).
+ENTRY_MODULES = (ENTRY_FILE, ENTRY_DIR / "hookwire_payload.py")
 PLAN_SCHEMA = 1
 
 
@@ -36,15 +39,21 @@ def plan_path(receipt_path: Path) -> Path:
     return receipt_path.with_suffix(".entry.json")
 
 
+def prefix() -> list[str]:
+    """The entry's argv up to its per-event arguments: ``-I -S`` (no site-packages scan, no
+    user site), the entry's folder first on ``sys.path``, and the marker token."""
+    boot = f"import sys;sys.path[:0]=[{str(ENTRY_DIR)!r}];import hookwire_entry"
+    return [sys.executable, "-I", "-S", "-c", boot, MARK]
+
+
 def command(plan: Path, client: str, native: str, root: str, answer: str = "") -> str:
     """The shell text a client runs: the entry, and ``|| true`` (or ``|| printf`` of the
     client's empty ``answer``) so that a missing interpreter or a removed hookwire leaves the
     client's answer empty and its exit status 0."""
     from hookwire.plugins.install._base import fail_open
 
-    boot = f"import sys;sys.path[:0]=[{str(ENTRY_DIR)!r}];import hookwire_entry"
-    argv = [sys.executable, "-I", "-S", "-c", boot, MARK, "--plan", str(plan),
-            "--client", client, "--event", native, "--plugin", root]
+    argv = [*prefix(), "--plan", str(plan), "--client", client, "--event", native,
+            "--plugin", root]
     return shlex.join(argv) + fail_open(answer)
 
 
@@ -107,6 +116,6 @@ def _duplicate_signs(client: Any) -> dict[str, list[list[str]]]:
 def precompile() -> None:
     """Cache the entry's bytecode now, so that no client event pays for compiling it."""
     # a read-only install: Python compiles it on each run, still correct
-    with contextlib.suppress(OSError, py_compile.PyCompileError):
-        py_compile.compile(str(ENTRY_FILE), cfile=cache_from_source(str(ENTRY_FILE)),
-                           doraise=True)
+    for module in ENTRY_MODULES:
+        with contextlib.suppress(OSError, py_compile.PyCompileError):
+            py_compile.compile(str(module), cfile=cache_from_source(str(module)), doraise=True)

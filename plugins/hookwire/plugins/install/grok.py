@@ -58,6 +58,7 @@ class Grok(JsonHooksClient):
               "last_message": ("lastAssistantMessage", "last_assistant_message"),
               "project_dir": ("workspaceRoot",)}
     failure_events = frozenset({"PostToolUseFailure"})
+    fast_entry = {"reply": "empty", "tweak": "grok"}
 
     def targets(self, scope: str, home: Path, project: Path | None,
                 plugin: PluginHooks) -> list[Target]:

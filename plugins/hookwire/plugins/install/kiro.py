@@ -51,6 +51,8 @@ class Kiro(Client):
                "the v3 hook-file format (older Kiro CLIs read hooks from agent configs)"),
     )
 
+    fast_entry = {"reply": "text"}
+
     def targets(self, scope: str, home: Path, project: Path | None,
                 plugin: PluginHooks) -> list[Target]:
         base = home if scope == "user" else need_project(project, self.name)

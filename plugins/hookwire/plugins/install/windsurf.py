@@ -57,6 +57,8 @@ class Windsurf(JsonHooksClient):
                "no timeout field: a hanging handler is bounded by its own timeout only"),
     )
 
+    fast_entry = {"reply": "empty", "tweak": "windsurf"}
+
     def targets(self, scope: str, home: Path, project: Path | None,
                 plugin: PluginHooks) -> list[Target]:
         if scope == "user":

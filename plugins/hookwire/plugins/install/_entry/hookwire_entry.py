@@ -7,22 +7,24 @@ entries of the form::
     PYTHON -I -S -c 'import sys;sys.path[:0]=[DIR];import hookwire_entry' hookwire-entry \
         --plan PLAN --client NAME --event NATIVE --plugin ROOT || true
 
-This module reads the client's payload, builds the portable envelope for the events the plugin
-has handlers for (nothing is built for an event without one), runs the handlers in declaration
-order (own process group, timeout, byte cap, SIGTERM then SIGKILL), prints the client's answer
-and exits 0. When the plan is stale (``hooks.json`` or ``plugin.json`` changed since install),
-unreadable, or for a client it does not know, it execs the full shim
+(Cline's hook files and the TypeScript bridge of OpenCode, Kilo and Pi pass one ``--plan PLAN
+--plugin ROOT`` pair per installed plugin, in order.) This module reads the client's payload,
+has ``hookwire_payload`` build the portable envelopes for the events the plugins have handlers
+for (nothing is built for an event without one), runs the handlers in declaration order (own
+process group, timeout, byte cap, SIGTERM then SIGKILL), prints the client's answer and exits
+0. When a plan is stale (``hooks.json`` or ``plugin.json`` changed since install), missing,
+unreadable, or for another client or root, it execs the full shim
 (``python -m hookwire.plugins.install.shim``) with the same arguments before reading stdin.
 The ``|| true`` keeps a missing interpreter or a removed hookwire from changing the client's
-behaviour: exit 0 and an empty answer.
+behaviour: exit 0 and an empty answer; a crash of the entry itself prints the client's empty
+answer and exits 0.
 """
 
-import _json  # the C half of json: `json` itself imports re and enum (~10 ms at start-up)
-import _signal as signal  # `signal` imports enum
 import os
-import select
 import sys
 import time
+
+import hookwire_payload as P
 
 SHIM = "hookwire.plugins.install.shim"
 CAP = 1024 * 1024
@@ -31,77 +33,59 @@ DRAIN = 0.05
 BASE_ENV = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR",
             "TZ", "SYSTEMROOT", "XDG_RUNTIME_DIR")
 _running = []  # the process group of the handler running now (for the client's SIGTERM)
-
-
-class _Decoding:
-    """What ``_json.make_scanner`` reads from a ``json.JSONDecoder``: the defaults."""
-
-    strict = True
-    object_hook = object_pairs_hook = None
-    parse_float, parse_int = float, int
-    parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"),
-                      "NaN": float("nan")}.__getitem__
-    memo = {}
-
-
-_scan = _json.make_scanner(_Decoding())
-# json.dumps(..., ensure_ascii=False, default=str) and json.dumps(...): the same C encoder
-_dump_utf8 = _json.make_encoder(None, str, _json.encode_basestring, None, ": ", ", ", False,
-                                False, True)
-_dump_ascii = _json.make_encoder(None, None, _json.encode_basestring_ascii, None, ": ", ", ",
-                                 False, False, True)
-
-
-def _loads(data):
-    """``json.loads`` of bytes or text (ValueError when it is not one JSON document)."""
-    if isinstance(data, bytes):
-        data = data.decode("utf-8-sig")
-    text = data.strip(" \t\n\r")
-    try:
-        value, end = _scan(text, 0)
-    except StopIteration:
-        raise ValueError("not JSON") from None
-    if end != len(text):
-        raise ValueError("extra data")
-    return value
-
-
-def _dumps(value, ascii_only=True):
-    return "".join((_dump_ascii if ascii_only else _dump_utf8)(value, 0))
+_empty = [b""]  # the client's empty answer, printed when the entry crashes
 
 
 def main(argv):
     opts = _options(argv)
-    plan = _plan(opts)
-    if plan is None:
+    plans = _plans(opts)
+    if plans is None:
         _fallback(argv)
-    client, native = plan["client"], opts.get("--event", "")
+    client, native = plans[0]["client"], opts.get("--event", "")
+    _empty[0] = P.respond(client, native, [])
     raw = sys.stdin.buffer.read()
     try:
-        payload = _loads(raw) if raw.strip() else {}
+        payload = P.loads(raw) if raw.strip() else {}
     except ValueError:
         payload = {}
-    if not isinstance(payload, dict) or _duplicate(plan, payload):
+    if not isinstance(payload, dict):
         return 0
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    contexts = []
+    contexts, armed = [], False
     try:
-        for event, envelope in _translations(plan, native, payload):
-            contexts += _fire(plan, event, envelope)
+        for plan in plans:
+            if _duplicate(plan, payload):
+                continue  # as the shim: that plugin only, the answer still printed
+            for event, envelope in P.translations(plan, native, payload):
+                if not armed:  # the client's SIGTERM ends the running handler's group
+                    signal = _signal()
+                    signal.signal(signal.SIGTERM, _on_sigterm)
+                    armed = True
+                contexts += _fire(plan, event, envelope)
     except Exception as exc:  # never let a portable hook problem reach the client
         sys.stderr.write(f"hookwire: portable hooks not run: {exc}\n")
-    out = _respond(client, native, contexts)
+    out = P.respond(client, native, contexts)
+    _empty[0] = b""
     if out:
         sys.stdout.buffer.write(out)
         sys.stdout.flush()
     return 0
 
 
+def _signal():
+    import _signal  # `signal` imports enum; only an event with handlers needs it
+
+    return _signal
+
+
 def _options(argv):
-    opts, i = {}, 0
+    """``--flag value`` pairs; ``--plan`` and ``--plugin`` may repeat (kept in order)."""
+    opts, i = {"--plan": [], "--plugin": []}, 0
     while i + 1 < len(argv):
         if argv[i].startswith("--"):
-            opts[argv[i]] = argv[i + 1]
+            if argv[i] in ("--plan", "--plugin"):
+                opts[argv[i]].append(argv[i + 1])
+            else:
+                opts[argv[i]] = argv[i + 1]
             i += 2
         else:
             i += 1
@@ -116,20 +100,27 @@ def _signature(path):
     return [st.st_size, st.st_mtime_ns]
 
 
-def _plan(opts):
-    """The compiled plan, or ``None`` when the full shim must run instead."""
-    try:
-        with open(opts["--plan"], "rb") as fh:
-            plan = _loads(fh.read())
-        root = plan["root"]
-        if plan["schema"] != 1 or root != opts.get("--plugin"):
-            return None
-        for name, sig in plan["signatures"].items():
-            if _signature(os.path.join(root, name)) != sig:
-                return None
-    except (OSError, ValueError, KeyError, TypeError):
+def _plans(opts):
+    """The compiled plan of each ``--plugin`` (its ``--plan``), or ``None`` when the full shim
+    must run instead: one of them missing, unreadable, stale, or not for this client."""
+    paths, roots = opts["--plan"], opts["--plugin"]
+    if not paths or len(paths) != len(roots):
         return None
-    return plan
+    plans = []
+    for path, root in zip(paths, roots, strict=True):
+        try:
+            with open(path, "rb") as fh:
+                plan = P.loads(fh.read())
+            if (plan["schema"] != 1 or plan["root"] != root
+                    or plan["client"]["name"] != opts.get("--client")):
+                return None
+            for name, sig in plan["signatures"].items():
+                if _signature(os.path.join(root, name)) != sig:
+                    return None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        plans.append(plan)
+    return plans
 
 
 def _fallback(argv):
@@ -172,81 +163,6 @@ def _duplicate(plan, payload):
     return any(os.path.exists(os.path.join(folder, s, plan["name"] + ".json")) for s in scopes)
 
 
-def _s(value):
-    return value if isinstance(value, str) else None
-
-
-def _first(data, keys):
-    for key in keys:
-        value = data.get(key)
-        if value is not None:
-            return value
-    return None
-
-
-def _normalise(client, payload):
-    f = {key: _first(payload, names) for key, names in client["fields"].items()}
-    tweak = client.get("tweak")
-    if tweak == "workspace_roots":
-        roots = payload.get("workspace_roots")
-        if isinstance(roots, list) and roots:
-            f["project_dir"] = roots[0]
-            if f["cwd"] is None:
-                f["cwd"] = roots[0]
-    elif tweak == "response_error":
-        response = payload.get("tool_response")
-        if isinstance(response, dict) and response.get("error"):
-            f["error"] = str(response["error"])
-    return f
-
-
-def _translations(plan, native, payload):
-    """(portable event, envelope) for the native event, when the plugin has handlers for it
-    (the envelope is built only then)."""
-    client = plan["client"]
-    portable = client["natives"].get(native)
-    if portable is None or not any(h["event"] == portable for h in plan["handlers"]):
-        return []
-    f = _normalise(client, payload)
-    t = time.time()
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % (int(t * 1000) % 1000)
-    cwd = _s(f["cwd"]) or os.getcwd()
-    project = next((os.environ[n] for n in client.get("project_env", ()) if os.environ.get(n)),
-                   None) or _s(f.get("project_dir")) or cwd
-    out = {"$schema": plan["payload_id"], "event": portable,
-           "session_id": _s(f["session_id"]) or "unknown", "turn_id": _s(f["turn_id"]),
-           "cwd": cwd, "project_dir": project, "timestamp": stamp,
-           "client": {"name": client["name"], "version": _s(f["version"]), "event": native}}
-    if portable == "session-start":
-        out["source"] = _s(f["source"]) or "startup"
-    elif portable == "turn-start":
-        out["prompt"] = _s(f["prompt"]) or ""
-    elif portable == "turn-end":
-        out["last_assistant_message"] = _s(f["last_message"])
-    elif portable == "session-end":
-        out["reason"] = _s(f["reason"]) or "other"
-    else:
-        tool_input = f["tool_input"]
-        if isinstance(tool_input, str):
-            try:
-                tool_input = _loads(tool_input)
-            except ValueError:
-                tool_input = {"value": tool_input}
-        out["tool"] = {"name": _s(f["tool_name"]) or "unknown",
-                       "use_id": _s(f["tool_use_id"]) or None,
-                       "input": dict(tool_input) if isinstance(tool_input, dict) else {}}
-        if portable == "post-tool-use":
-            failed = native in client["failure_events"] or f["success"] is False or bool(
-                f["error"])
-            if failed:
-                out["result"] = {"status": "failed", "error": _s(f["error"]) or "failed",
-                                 "duration_ms": None}
-            else:
-                out["result"] = {"status": "succeeded", "output": f["tool_output"],
-                                 "duration_ms": None}
-    return [(portable, out)]
-
-
 def _expand(value, root, data):
     return value.replace("${PLUGIN_ROOT}", "\0R").replace("${PLUGIN_DATA}", "\0D").replace(
         "\0R", root).replace("\0D", data)
@@ -267,18 +183,10 @@ def _which(name, path):
     return name
 
 
-def _data_dir(plan):
-    xdg = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                          "share")
-    path = os.path.join(xdg, "hookwire", "plugin-data", plan["name"])
-    os.makedirs(path, exist_ok=True)
-    return os.path.realpath(path)
-
-
 def _fire(plan, event, envelope):
     root = plan["root"]
-    data = _data_dir(plan)
-    stdin = (_dumps(envelope, ascii_only=False) + "\n").encode("utf-8")
+    data = P.data_dir(plan)
+    stdin = (P.dumps(envelope, ascii_only=False) + "\n").encode("utf-8")
     base = {k: v for k, v in os.environ.items() if k in BASE_ENV or (
         k.startswith("LC_") and k[3:].isalpha() and k[3:].isupper())}
     contexts = []
@@ -322,7 +230,7 @@ def _context(out, limit):
     if not text.strip():
         return None, None
     try:
-        data = _loads(text)
+        data = P.loads(text)
     except ValueError:
         return None, "context result is not JSON: nothing contributed"
     if not isinstance(data, dict) or not isinstance(data.get("context", ""), str):
@@ -339,6 +247,7 @@ def _spawn(argv, env, cwd, ends):
     """fork + exec in a new session; an exec failure comes back as errno on a pipe."""
     err_r, err_w = os.pipe()
     pid = os.fork()
+    signal = _signal()
     if pid == 0:  # the child: only async-signal-safe work from here on
         try:
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # Python ignores them; hooks must not
@@ -366,6 +275,8 @@ def _spawn(argv, env, cwd, ends):
 
 def _run(argv, env, cwd, stdin, timeout):
     """(exit status, stdout, problem): the portable runner's rules in miniature."""
+    import select  # only an event with handlers needs it
+
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
@@ -452,6 +363,7 @@ def _run(argv, env, cwd, stdin, timeout):
 
 def _end_group(pid, status):
     """SIGTERM what is left of the handler's group, a grace, SIGKILL; reap the handler."""
+    signal = _signal()
     try:
         os.killpg(pid, signal.SIGTERM)
     except OSError:
@@ -478,32 +390,20 @@ def _end_group(pid, status):
 def _on_sigterm(signum, frame):
     for pid in _running:
         try:
-            os.killpg(pid, signal.SIGTERM)
+            os.killpg(pid, signum)
         except OSError:
             pass
     os._exit(0)
-
-
-def _respond(client, native, contexts):
-    reply = client["reply"]
-    text = "\n\n".join(contexts)
-    if reply == "additional_context":
-        if not contexts or native not in client["context"]:
-            return b""
-        return _dumps({"hookSpecificOutput": {"hookEventName": native,
-                                              "additionalContext": text}}).encode() + b"\n"
-    if reply == "cursor":
-        body = {"additional_context": text} if contexts and native in client["context"] else {}
-        return _dumps(body).encode() + b"\n"
-    return b""
 
 
 try:
     _code = main(sys.argv[1:])
 except SystemExit:
     raise
-except BaseException as _exc:  # fail open whatever happened
+except BaseException as _exc:  # fail open whatever happened, with the client's empty answer
     sys.stderr.write(f"hookwire: portable hooks not run: {_exc!r}\n")
+    if _empty[0]:
+        sys.stdout.buffer.write(_empty[0])
     _code = 0
 sys.stdout.flush()
 os._exit(_code or 0)
