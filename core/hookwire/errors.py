@@ -7,7 +7,6 @@ for a person.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +14,8 @@ from typing import Any
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """`` (did you mean 'X'?)`` for the closest of ``known`` to a misspelt ``name``, else
     ``""``. Case is ignored when comparing (``pretooluse`` finds ``PreToolUse``)."""
+    import difflib  # only when a name is misspelt: every Kernel() imports this module
+
     by_lower = {k.lower(): k for k in known}
     near = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
     return f" (did you mean {by_lower[near[0]]!r}?)" if near else ""

@@ -6,20 +6,20 @@ what happens on a seam is :mod:`dispatch`'s.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 import pluggy
 
 from hookwire import _entrypoints, hookspecs
-from hookwire.dialect import Dialect
+from hookwire._entrypoints import log
 from hookwire.errors import PluginLoadError, UnknownDialectError
-from hookwire.events import Seam
-from hookwire.hosts import REFERENCE, HostProfile
 
-log = logging.getLogger("hookwire")
+if TYPE_CHECKING:
+    from hookwire.dialect import Dialect
+    from hookwire.events import Seam
+    from hookwire.hosts import HostProfile
 
 
 @attrs.frozen(kw_only=True)
@@ -48,7 +48,7 @@ class Registry:
         # Dialect entry points are imported on first use (a dialect asked for, a plugin
         # registered, the plugin manager from outside, the first dispatch), not here; plugin
         # entry points load now, as they may read the environment the host set for them.
-        self._pending: list[tuple[str, Any]] = []
+        self._pending: list[tuple[str, _entrypoints.EntryPoint]] = []
         #: :attr:`audit` as a plain attribute for the dispatch loop; also True while dialect
         #: entry points are pending, so the first dispatch takes the path that loads them.
         self.observed = False
@@ -97,7 +97,8 @@ class Registry:
         for group, ep in _entrypoints.iter_entry_points():
             names.add(ep.name)
             if ep.name in denied:
-                log.info("entry point %s:%s disabled by %s", group, ep.name, _entrypoints.DENY_ENV)
+                log().info("entry point %s:%s disabled by %s", group, ep.name,
+                           _entrypoints.DENY_ENV)
                 self._disabled.append((group, ep.name))
             elif group == _entrypoints.DIALECT_GROUP:
                 self._pending.append((group, ep))
@@ -107,19 +108,17 @@ class Registry:
             _entrypoints.warn_unknown_denied(name, names)
         self.invalidate()
 
-    def _load_one(self, group: str, ep: Any) -> None:
+    def _load_one(self, group: str, ep: _entrypoints.EntryPoint) -> None:
         try:
             loaded = _entrypoints.load(group, ep)
             self.register(loaded.plugin, name=f"{group}:{ep.name}", origin=loaded)
         except PluginLoadError as exc:
             self._load_errors.append(exc)
-            log.warning("%s", exc)
+            log().warning("%s", exc)
         except Exception as exc:  # registration or register_dialects failed
-            dist = getattr(ep, "dist", None)
-            err = PluginLoadError(group, ep.name, dist and dist.metadata["Name"],
-                                  dist and dist.version, exc)
+            err = _entrypoints.load_error(group, ep, exc)
             self._load_errors.append(err)
-            log.warning("%s", err)
+            log().warning("%s", err)
         else:
             self._loaded.append(loaded)
 
@@ -146,6 +145,13 @@ class Registry:
             raise
         if registered is not None:
             self.invalidate()
+        if origin is None:
+            self.pm.check_pending()  # a misspelt hook implementation fails here, loudly
+
+    def activate(self, dialect: Dialect) -> None:
+        """Register the companion plugins of ``dialect`` (its first hook was configured)."""
+        for companion in dialect.companions():
+            self.register(companion, name=f"{dialect.name}:{type(companion).__name__}")
 
     def unregister(self, plugin: object) -> None:
         self.ensure_loaded()
@@ -153,6 +159,8 @@ class Registry:
         self.invalidate()
 
     def add_dialect(self, dialect: Dialect, origin: _entrypoints.Loaded | None = None) -> None:
+        from hookwire.dialect import Dialect
+
         if not isinstance(dialect, Dialect) or not dialect.name:
             raise TypeError(f"register_dialects returned {dialect!r}, not a named Dialect")
         if origin is None:
@@ -182,13 +190,15 @@ class Registry:
         return {name: info.dialect.tools for name, info in self.dialects.items()}
 
     def hosts(self) -> dict[str, HostProfile]:
+        from hookwire.hosts import reference
+
         self.ensure_loaded()
-        found: dict[str, HostProfile] = {REFERENCE.name: REFERENCE}
+        found: dict[str, HostProfile] = {"reference": reference()}
         for impl in self.pm.hook.register_hosts.get_hookimpls():
             try:
                 profiles = cast("list[HostProfile] | None", impl.function()) or ()
             except Exception as exc:
-                log.warning("plugin %s cannot declare its hosts: %r", impl.plugin_name, exc)
+                log().warning("plugin %s cannot declare its hosts: %r", impl.plugin_name, exc)
                 continue
             for profile in profiles:
                 found[profile.name] = profile
@@ -217,7 +227,7 @@ class Registry:
         try:
             getattr(self.pm.hook, name)(**kwargs)
         except Exception:
-            log.exception("audit observer failed in %s", name)
+            log().exception("audit observer failed in %s", name)
 
     def register_all(self, plugins: Iterable[object]) -> None:
         for plugin in plugins:

@@ -2,34 +2,38 @@
 
 Importable without LangChain: ``hookwire check --host langchain`` works before the extra is
 installed.
+
+The profile is built on first use (``PROFILE``, the entry point's ``register_hosts``), not by
+every ``Kernel()`` that loads this entry point.
 """
 
 from __future__ import annotations
 
-from hookwire.events import Seam
-from hookwire.hosts import HostProfile
-from hookwire.plugins import hosts
+from typing import TYPE_CHECKING
 
-PROFILE = HostProfile(
+from hookwire.hosts import declare_host
+
+if TYPE_CHECKING:
+    from hookwire.hosts import HostProfile
+
+    PROFILE: HostProfile
+
+#: The plugin object behind the entry point; ``PROFILE`` is the profile itself.
+plugin, __getattr__ = declare_host(
     name="langchain",
     description="LangChain v1 agents (create_agent) with the hookwire middleware "
                 "(hookwire.plugins.langchain.HookwireMiddleware)",
-    seams=frozenset({Seam.SESSION_START, Seam.PROMPT_SUBMIT, Seam.TOOL_PRE, Seam.APPROVE,
-                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.TOOL_BATCH, Seam.STOP,
-                     Seam.STOP_FAILURE, Seam.SESSION_END}),
+    seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
+          "stop_failure session_end",
     missing={
-        Seam.SUBAGENT_START: "create_agent has no sub-agent lifecycle: an agent called from a "
-                             "tool is an ordinary tool call",
-        Seam.SUBAGENT_STOP: "create_agent has no sub-agent lifecycle: an agent called from a "
-                            "tool is an ordinary tool call",
-        Seam.PRE_COMPACT: "SummarizationMiddleware compacts inside its own before_model hook "
-                          "and exposes no event another middleware can see",
-        Seam.POST_COMPACT: "SummarizationMiddleware compacts inside its own before_model hook "
-                           "and exposes no event another middleware can see",
-        Seam.NOTIFICATION: "LangChain agents have no user-notification channel",
+        "subagent_start": "create_agent has no sub-agent lifecycle: an agent called from a "
+                          "tool is an ordinary tool call",
+        "subagent_stop": "create_agent has no sub-agent lifecycle: an agent called from a "
+                         "tool is an ordinary tool call",
+        "pre_compact": "SummarizationMiddleware compacts inside its own before_model hook "
+                       "and exposes no event another middleware can see",
+        "post_compact": "SummarizationMiddleware compacts inside its own before_model hook "
+                        "and exposes no event another middleware can see",
+        "notification": "LangChain agents have no user-notification channel",
     },
 )
-
-
-#: The plugin object behind the entry point.
-plugin = hosts(PROFILE)

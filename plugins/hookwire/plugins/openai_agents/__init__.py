@@ -6,14 +6,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hookwire.plugins._adapters import PromptBlocked, RunHalted
+if TYPE_CHECKING:
+    from hookwire.plugins._adapters import PromptBlocked, RunHalted
 
 __all__ = ["Hookwire", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
 
 
 def __getattr__(name: str) -> Any:
+    # lazily: every Kernel() imports this package (the host profile's entry point is in it)
+    if name in ("PromptBlocked", "RunHalted"):
+        from hookwire.plugins import _adapters
+
+        return getattr(_adapters, name)
     if name in ("Hookwire", "ToolBatchBlocked"):
         from hookwire.plugins.openai_agents import runner
 

@@ -2,34 +2,38 @@
 
 Importable without the SDK: ``hookwire check --host openai-agents`` works before the extra is
 installed.
+
+The profile is built on first use (``PROFILE``, the entry point's ``register_hosts``), not by
+every ``Kernel()`` that loads this entry point.
 """
 
 from __future__ import annotations
 
-from hookwire.events import Seam
-from hookwire.hosts import HostProfile
-from hookwire.plugins import hosts
+from typing import TYPE_CHECKING
 
-PROFILE = HostProfile(
+from hookwire.hosts import declare_host
+
+if TYPE_CHECKING:
+    from hookwire.hosts import HostProfile
+
+    PROFILE: HostProfile
+
+#: The plugin object behind the entry point; ``PROFILE`` is the profile itself.
+plugin, __getattr__ = declare_host(
     name="openai-agents",
     description="OpenAI Agents SDK runs through the hookwire runner "
                 "(hookwire.plugins.openai_agents.Hookwire)",
-    seams=frozenset({Seam.SESSION_START, Seam.PROMPT_SUBMIT, Seam.TOOL_PRE, Seam.APPROVE,
-                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.TOOL_BATCH, Seam.STOP,
-                     Seam.STOP_FAILURE, Seam.SESSION_END}),
+    seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
+          "stop_failure session_end",
     missing={
-        Seam.SUBAGENT_START: "the Agents SDK has no sub-agent lifecycle: a handoff switches "
-                             "the running agent and an agent used as a tool is a tool call",
-        Seam.SUBAGENT_STOP: "the Agents SDK has no sub-agent lifecycle: a handoff switches "
-                            "the running agent and an agent used as a tool is a tool call",
-        Seam.PRE_COMPACT: "the Agents SDK compacts only inside a server-side session "
-                          "(OpenAIResponsesCompactionSession) with no event a hook can see",
-        Seam.POST_COMPACT: "the Agents SDK compacts only inside a server-side session "
-                           "(OpenAIResponsesCompactionSession) with no event a hook can see",
-        Seam.NOTIFICATION: "the Agents SDK has no user-notification channel",
+        "subagent_start": "the Agents SDK has no sub-agent lifecycle: a handoff switches "
+                          "the running agent and an agent used as a tool is a tool call",
+        "subagent_stop": "the Agents SDK has no sub-agent lifecycle: a handoff switches "
+                         "the running agent and an agent used as a tool is a tool call",
+        "pre_compact": "the Agents SDK compacts only inside a server-side session "
+                       "(OpenAIResponsesCompactionSession) with no event a hook can see",
+        "post_compact": "the Agents SDK compacts only inside a server-side session "
+                        "(OpenAIResponsesCompactionSession) with no event a hook can see",
+        "notification": "the Agents SDK has no user-notification channel",
     },
 )
-
-
-#: The plugin object behind the entry point.
-plugin = hosts(PROFILE)

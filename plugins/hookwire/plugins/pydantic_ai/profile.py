@@ -2,34 +2,38 @@
 
 Importable without pydantic-ai: ``hookwire check --host pydantic-ai`` works before the extra is
 installed.
+
+The profile is built on first use (``PROFILE``, the entry point's ``register_hosts``), not by
+every ``Kernel()`` that loads this entry point.
 """
 
 from __future__ import annotations
 
-from hookwire.events import Seam
-from hookwire.hosts import HostProfile
-from hookwire.plugins import hosts
+from typing import TYPE_CHECKING
 
-PROFILE = HostProfile(
+from hookwire.hosts import declare_host
+
+if TYPE_CHECKING:
+    from hookwire.hosts import HostProfile
+
+    PROFILE: HostProfile
+
+#: The plugin object behind the entry point; ``PROFILE`` is the profile itself.
+plugin, __getattr__ = declare_host(
     name="pydantic-ai",
     description="pydantic-ai agents with the hookwire capability "
                 "(hookwire.plugins.pydantic_ai.Hookwire)",
-    seams=frozenset({Seam.SESSION_START, Seam.PROMPT_SUBMIT, Seam.TOOL_PRE, Seam.APPROVE,
-                     Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.TOOL_BATCH, Seam.STOP,
-                     Seam.STOP_FAILURE, Seam.SESSION_END}),
+    seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
+          "stop_failure session_end",
     missing={
-        Seam.SUBAGENT_START: "pydantic-ai has no sub-agent lifecycle: an agent called from a "
-                             "tool is an ordinary tool call",
-        Seam.SUBAGENT_STOP: "pydantic-ai has no sub-agent lifecycle: an agent called from a "
-                            "tool is an ordinary tool call",
-        Seam.PRE_COMPACT: "pydantic-ai never compacts on its own; history processors are "
-                          "user code with no compaction event",
-        Seam.POST_COMPACT: "pydantic-ai never compacts on its own; history processors are "
-                           "user code with no compaction event",
-        Seam.NOTIFICATION: "pydantic-ai has no user-notification channel",
+        "subagent_start": "pydantic-ai has no sub-agent lifecycle: an agent called from a "
+                          "tool is an ordinary tool call",
+        "subagent_stop": "pydantic-ai has no sub-agent lifecycle: an agent called from a "
+                         "tool is an ordinary tool call",
+        "pre_compact": "pydantic-ai never compacts on its own; history processors are "
+                       "user code with no compaction event",
+        "post_compact": "pydantic-ai never compacts on its own; history processors are "
+                        "user code with no compaction event",
+        "notification": "pydantic-ai has no user-notification channel",
     },
 )
-
-
-#: The plugin object behind the entry point.
-plugin = hosts(PROFILE)
