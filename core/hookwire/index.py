@@ -7,11 +7,15 @@ Hooks keep configuration order across every source. Each seam maps to the groups
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
-from hookwire.dialect import Dialect, HookEntry
-from hookwire.events import Seam
+if TYPE_CHECKING:  # imported on first use: a Kernel() with nothing configured needs neither
+    from pathlib import Path
+
+    from hookwire.dialect import ConfigResult, Dialect, HookEntry, Provenance
+    from hookwire.events import Seam
 
 
 @attrs.frozen(kw_only=True)
@@ -46,6 +50,23 @@ class Index:
     def hooks(self) -> Sequence[HookEntry]:
         return tuple(self._hooks)
 
+    def read_config(self, dialect: str, path: str | Path,
+                    provenance: Provenance | None = None) -> ConfigResult:
+        """Read one native config file (or its JSON text, a string starting with ``{``) with
+        ``dialect`` (``provenance``: ``USER`` unless given) and add its hooks."""
+        from pathlib import Path
+
+        from hookwire.dialect import Provenance
+
+        if isinstance(path, str) and path.lstrip().startswith("{"):
+            from hookwire._files import inline_config
+
+            path = inline_config(path)
+        result = self._dialect(dialect).read_config(
+            Path(path), provenance=Provenance.USER if provenance is None else provenance)
+        self.add(result.entries)
+        return result
+
     def add(self, entries: Iterable[HookEntry]) -> None:
         base = len(self._hooks)
         added = []
@@ -66,6 +87,8 @@ class Index:
         return seam in self.by_seam
 
     def _build(self) -> dict[Seam, tuple[Group, ...]]:
+        from hookwire.dialect import Dialect
+
         grouped: dict[tuple[str, str], list[HookEntry]] = {}
         for entry in self._hooks:
             grouped.setdefault((entry.dialect, entry.event), []).append(entry)

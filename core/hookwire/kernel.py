@@ -1,67 +1,53 @@
 """The kernel: one facade over the registry (what is installed), the index (what is
-configured), the tool map and the dispatch loop (what happens on a seam)."""
+configured), and the tool map and dispatch loop (what happens on a seam; built on first use)."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hookwire import _entrypoints, runner
-from hookwire._precheck import MatchCheck
-from hookwire.dialect import ConfigProblem, ConfigResult, Dialect, HookEntry, Provenance
-from hookwire.dispatch import Dispatcher, TrustDecision
-from hookwire.errors import PluginLoadError
-from hookwire.events import Seam, SeamEvent, SessionInfo
-from hookwire.hosts import HostProfile
+import pluggy
+
+from hookwire import _entrypoints
 from hookwire.index import Index
 from hookwire.registry import DialectInfo, Registry
-from hookwire.tools import ToolMap, ToolMapping, parse_mappings
-from hookwire.verdicts import Verdict
 
 if TYPE_CHECKING:
-    import pluggy
+    from pathlib import Path
 
+    from hookwire._precheck import MatchCheck
+    from hookwire.dialect import ConfigProblem, ConfigResult, Dialect, HookEntry, Provenance
+    from hookwire.dispatch import Dispatcher, TrustDecision
+    from hookwire.errors import PluginLoadError
+    from hookwire.events import Seam, SeamEvent, SessionInfo
+    from hookwire.hosts import HostProfile
     from hookwire.session import Session
     from hookwire.sync import SyncSession
+    from hookwire.tools import ToolMap
+    from hookwire.verdicts import Verdict
 
-__all__ = ["DialectInfo", "Kernel", "TrustDecision"]
+__all__ = ["DialectInfo", "Kernel"]
 
 
 class Kernel:
     """Loads plugins and dialects, holds the configured hooks and dispatches seams.
 
-    ``Kernel()`` loads every ``hookwire.dialects`` and ``hookwire.plugins`` entry point (each in
-    its own error boundary: a broken one is recorded in :attr:`load_errors` and skipped); a
-    dialect's module is imported on first use (a dialect, config or dispatch asked for).
-    ``plugins`` are registered in-process after them. ``output_cap`` bounds each hook's stdout
-    and stderr. ``shell_elision=True`` execs a shell hook whose text is a plain word list
-    directly instead of through ``/bin/sh -c`` (a documented divergence; ``None``: as the hooks
-    file says, else off; a session may override it).
-    """
-
-    #: ``await kernel.dispatch(event, session)``: run every contributor of ``event``'s seam and
-    #: fold their answers into its verdict (hosts call :meth:`Session.dispatch`, which also
-    #: records a halt). The dispatcher's own bound method: no facade layer on the hot path.
-    dispatch: Callable[[SeamEvent, Session], Awaitable[Verdict]]
+    ``Kernel()`` loads every ``hookwire.plugins`` entry point and, on first use (a dialect,
+    config or dispatch asked for), the ``hookwire.dialects`` ones, each in its own error
+    boundary (a broken one is recorded in :attr:`load_errors` and skipped); ``plugins`` are
+    registered in-process after them. ``output_cap`` bounds each hook's stdout and stderr
+    (``None``: the runner's 1 MiB). ``shell_elision=True`` execs a shell hook whose text is a
+    plain word list directly instead of through ``/bin/sh -c`` (a documented divergence;
+    ``None``: as the hooks file says, else off; a session may override it)."""
 
     def __init__(self, *, plugins: Iterable[object] = (), load_entry_points: bool = True,
-                 output_cap: int = runner.DEFAULT_OUTPUT_CAP,
-                 shell_elision: bool | None = None) -> None:
+                 output_cap: int | None = None, shell_elision: bool | None = None) -> None:
         self.registry = Registry(load_entry_points=load_entry_points)
-        self.index = Index(self.registry.dialect, self._activate)
-        #: Runtime tools mapped onto harness tools (:meth:`map_tool`).
-        self.tools = ToolMap()
-        self.dispatcher = Dispatcher(self.registry, self.index, self.tools, output_cap)
-        self.dispatch = self.dispatcher.dispatch
-        self.dispatcher.shell_elision = shell_elision
-        #: "Can anything match this tool?" per seam, before any event is built.
-        self.match_check = MatchCheck(self.dispatcher)
-        #: Problems the config readers reported (:meth:`add_config`, :meth:`discover`); every
-        #: session logs them when it starts.
+        self.index = Index(self.registry.dialect, self.registry.activate)
+        self._output_cap, self._shell_elision = output_cap, shell_elision
+        #: Problems the config readers reported; every session logs them when it starts.
         self.config_problems: list[ConfigProblem] = []
-        #: Problems already logged by this kernel's sessions (each is logged once).
-        self.logged_problems: set[Any] = set()
+        self.logged_problems: set[Any] = set()  #: logged by this kernel's sessions (once each)
         self.registry.register_all(plugins)  # a plugin given loads the dialects first
         self.registry.pm.check_pending()
 
@@ -86,7 +72,6 @@ class Kernel:
     def register(self, plugin: object, name: str | None = None) -> None:
         """Register a native plugin (an object or module with ``@hookimpl`` methods)."""
         self.registry.register(plugin, name=name)
-        self.pm.check_pending()
 
     def unregister(self, plugin: object) -> None:
         """Remove a native plugin."""
@@ -113,18 +98,13 @@ class Kernel:
     # -- what is configured --------------------------------------------------------------------
 
     def add_config(self, dialect: str, path: str | Path, *,
-                   provenance: Provenance = Provenance.USER) -> ConfigResult:
+                   provenance: Provenance | None = None) -> ConfigResult:
         """Read one native config file with ``dialect`` and add its hooks (config order is kept
-        across calls). ``path`` may also be the file's JSON text itself (a string starting with
-        ``{``), as Claude Code's ``--settings`` takes it. Returns the reader's result; its
-        problems are also logged when a session starts."""
-        if isinstance(path, str) and path.lstrip().startswith("{"):
-            from hookwire._files import inline_config
-
-            path = inline_config(path)
-        result = self.dialect(dialect).read_config(Path(path), provenance=provenance)
+        across calls); ``path`` may also be the file's JSON text (starting with ``{``), as
+        Claude Code's ``--settings`` takes it. ``provenance``: ``USER`` unless given. Returns
+        the reader's result; its problems are also logged when a session starts."""
+        result = self.index.read_config(dialect, path, provenance)
         self.config_problems.extend(result.problems)
-        self.add_hooks(result.entries)
         return result
 
     def discover(self, project_dir: str | Path = ".", *, dialects: Iterable[str] | None = None,
@@ -145,26 +125,49 @@ class Kernel:
         """Every configured hook, in configuration order."""
         return self.index.hooks
 
-    def _activate(self, dialect: Dialect) -> None:
-        for companion in dialect.companions():
-            self.register(companion, name=f"{dialect.name}:{type(companion).__name__}")
-
     def map_tool(self, runtime: str, harness: str,
                  input: Mapping[str, str] | None = None) -> None:
         """Say once that runtime tool ``runtime`` is harness tool ``harness`` (``"Bash"``,
         ``"mcp__server__tool"`` ...), ``input`` mapping harness fields to runtime arguments
         (``{"command": "cmd"}``); see :mod:`hookwire.tools`. Raises
         :class:`~hookwire.errors.ConfigError` for a tool or field no dialect knows."""
+        from hookwire.tools import ToolMapping
+
         self.tools.map(ToolMapping(runtime=runtime, harness=harness, input=dict(input or {})),
                        self.registry.vocabularies())
 
     def map_tools(self, tools: Mapping[str, Any]) -> None:
         """Several :meth:`map_tool` calls in the hooks file's ``tools:`` shape:
         ``{"run_shell": {"as": "Bash", "input": {"command": "cmd"}}}``."""
+        from hookwire.tools import parse_mappings
+
         for mapping in parse_mappings(tools):
             self.tools.map(mapping, self.registry.vocabularies())
 
     # -- running -------------------------------------------------------------------------------
+
+    #: Built together on first use by the fallback below, then plain instance attributes: the
+    #: tool map (:meth:`map_tool`), the dispatch loop, "can anything match this tool?" per seam.
+    tools: ToolMap
+    dispatcher: Dispatcher
+    match_check: MatchCheck
+    #: ``await kernel.dispatch(event, session)``: every contributor of ``event``'s seam folded
+    #: into its verdict (hosts call :meth:`Session.dispatch`); the dispatcher's bound method.
+    dispatch: Callable[[SeamEvent, Session], Awaitable[Verdict]]
+
+    if not TYPE_CHECKING:  # mypy sees the four attributes above, and no others
+
+        def __getattr__(self, name: str) -> Any:
+            if name not in ("tools", "dispatcher", "match_check", "dispatch"):
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            from hookwire import _precheck, dispatch, runner, tools
+
+            cap = runner.DEFAULT_OUTPUT_CAP if self._output_cap is None else self._output_cap
+            built = dispatch.Dispatcher(self.registry, self.index, tools.ToolMap(), cap)
+            built.shell_elision = self._shell_elision
+            vars(self).update(tools=built.tools, dispatcher=built, dispatch=built.dispatch,
+                              match_check=_precheck.MatchCheck(built))
+            return vars(self)[name]
 
     @property
     def output_cap(self) -> int:
