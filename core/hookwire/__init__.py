@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os as _os
 import sys as _sys
+import types as _types
 from typing import TYPE_CHECKING, Any
 
 #: What the other slices of the namespace hold: a folder joins ``hookwire`` only when it is one
@@ -54,13 +55,24 @@ __path__ = _join_slices(list(__path__))
 
 from hookwire._version import __version__  # noqa: E402
 
-# Eager on purpose: the function ``render`` replaces the submodule of the same name as the
-# package attribute (``hookwire.render`` is the function; ``from hookwire.render import …``
-# still reaches the module). Imported lazily, whichever came first would win.
-from hookwire.render import ModelText, Placement, Subject, render  # noqa: E402
 
-#: Every other public name, imported from its module on first access (PEP 562), so that
-#: ``import hookwire`` (``hookwire --version``, say) does not import the kernel.
+class _Package(_types.ModuleType):
+    """``hookwire`` itself. Its attribute ``render`` is the function :func:`render.render`,
+    never the submodule of the same name: importing a submodule sets it as an attribute of its
+    package, which would otherwise replace the function whenever ``hookwire.render`` is first
+    imported after the function was looked up (``from hookwire.render import …`` still reaches
+    the module, through ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "render" and isinstance(value, _types.ModuleType):
+            value = value.render
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
+
+#: Every public name, imported from its module on first access (PEP 562), so that ``import
+#: hookwire`` (``hookwire --version``, say) imports nothing more.
 _LAZY: dict[str, str] = {
     "ConfigProblem": "hookwire.dialect", "ConfigResult": "hookwire.dialect",
     "Dialect": "hookwire.dialect", "EventSpec": "hookwire.dialect", "Export": "hookwire.dialect",
@@ -81,6 +93,8 @@ _LAZY: dict[str, str] = {
     "ToolPost": "hookwire.events", "ToolPre": "hookwire.events",
     "hookimpl": "hookwire.hookspecs", "Kernel": "hookwire.kernel", "declare": "hookwire.plugin",
     "Command": "hookwire.runner", "Outcome": "hookwire.runner", "OutcomeKind": "hookwire.runner",
+    "ModelText": "hookwire.render", "Placement": "hookwire.render", "Subject": "hookwire.render",
+    "render": "hookwire.render",
     "Session": "hookwire.session", "Answer": "hookwire.verdicts", "Context": "hookwire.verdicts",
     "Decision": "hookwire.verdicts", "Halt": "hookwire.verdicts",
     "HookReport": "hookwire.verdicts", "Source": "hookwire.verdicts",
@@ -133,6 +147,7 @@ if TYPE_CHECKING:
     from hookwire.hookspecs import hookimpl
     from hookwire.kernel import Kernel
     from hookwire.plugin import declare
+    from hookwire.render import ModelText, Placement, Subject, render
     from hookwire.runner import Command, Outcome, OutcomeKind
     from hookwire.session import Session
     from hookwire.verdicts import (
