@@ -25,12 +25,14 @@ from __future__ import annotations
 import contextvars
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hookwire.audit import Invocation, InvocationResult
-from hookwire.events import SeamEvent
 from hookwire.hookspecs import hookimpl
-from hookwire.verdicts import Verdict
+
+if TYPE_CHECKING:  # annotations only: every Kernel() loads this entry point
+    from hookwire.audit import Invocation, InvocationResult
+    from hookwire.events import SeamEvent
+    from hookwire.verdicts import Verdict
 
 __all__ = ["ENV", "Tracing", "plugin"]
 

@@ -19,12 +19,23 @@ or in code with ``Kernel(plugins=[RunLog(DIR)])``. One file per session,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hookwire.hookspecs import hookimpl
-from hookwire.plugins.runlog.recorder import AUDIT, ENV, RunLog, default_dir, log_dir
+from hookwire.plugins.runlog.switch import ENV, default_dir, log_dir
+
+if TYPE_CHECKING:
+    from hookwire.plugins.runlog.recorder import RunLog
 
 __all__ = ["ENV", "RunLog", "default_dir", "log_dir", "plugin"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RunLog":  # the recorder is imported only when something records
+        from hookwire.plugins.runlog.recorder import RunLog
+
+        return RunLog
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class plugin:  # named as the entry point; a class, so that each Kernel() reads ENV anew
@@ -36,8 +47,11 @@ class plugin:  # named as the entry point; a class, so that each Kernel() reads 
 
     def __init__(self) -> None:
         directory = log_dir()
-        self.recorder = RunLog(directory) if directory is not None else None
-        if self.recorder is not None:
+        self.recorder = None
+        if directory is not None:
+            from hookwire.plugins.runlog.recorder import AUDIT, RunLog
+
+            self.recorder = RunLog(directory)
             for name in AUDIT:
                 setattr(self, name, getattr(self.recorder, name))
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hookwire.plugins.runlog.recorder import ENV, default_dir, log_dir
+from hookwire.plugins.runlog.switch import ENV, default_dir, log_dir
 
 EXIT_USAGE = 2
 

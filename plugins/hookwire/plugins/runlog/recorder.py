@@ -8,41 +8,21 @@ import logging
 import os
 import re
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from hookwire.audit import Invocation, InvocationResult
 from hookwire.events import SeamEvent
 from hookwire.hookspecs import hookimpl
+from hookwire.plugins.runlog.switch import ENV as ENV
+from hookwire.plugins.runlog.switch import default_dir as default_dir
+from hookwire.plugins.runlog.switch import log_dir as log_dir
 from hookwire.timeline import seam_record, status_message
 from hookwire.verdicts import Verdict
 
 log = logging.getLogger("hookwire")
 
-#: ``HOOKWIRE_RUN_LOG=DIR`` turns the run log on (``1``: :func:`default_dir`).
-ENV = "HOOKWIRE_RUN_LOG"
 AUDIT = ("seam_started", "hook_invoked", "hook_result", "seam_verdict")
-_OFF = ("", "0", "off", "false", "no")
-
-
-def default_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$XDG_STATE_HOME/hookwire/runs``, by default ``~/.local/state/hookwire/runs``."""
-    env = os.environ if env is None else env
-    state = env.get("XDG_STATE_HOME")
-    if state and os.path.isabs(state):
-        return Path(state) / "hookwire" / "runs"
-    home = env.get("HOME") or os.path.expanduser("~")
-    return Path(home) / ".local" / "state" / "hookwire" / "runs"
-
-
-def log_dir(env: Mapping[str, str] | None = None) -> Path | None:
-    """Where ``HOOKWIRE_RUN_LOG`` says to record, or ``None`` when it is off."""
-    env = os.environ if env is None else env
-    raw = env.get(ENV, "").strip()
-    if raw.lower() in _OFF:
-        return None
-    return default_dir(env) if raw.lower() in ("1", "on", "true", "yes") else Path(raw)
 
 
 def session_file(directory: Path, session_id: str) -> Path:
