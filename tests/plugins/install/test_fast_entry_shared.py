@@ -202,9 +202,28 @@ def _plan(home: Path, client: str, plugin: str) -> Path:
 def test_the_entry_imports_no_hookwire() -> None:
     """The entry's modules load where hookwire cannot be imported (``-I -S``) and import only
     the standard library: what the parity tests compare is the entry's own translation."""
-    code = (f"import sys;sys.path[:0]=[{str(entry.ENTRY_DIR)!r}];import hookwire_payload;"
+    code = (f"import sys;sys.path[:0]=[{str(entry.ENTRY_DIR)!r}];import hookwire_run;"
             "import importlib.util as u;"
             "print(u.find_spec('hookwire'), sorted(m for m in sys.modules if 'hookwire' in m))")
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True,
                           text=True, timeout=60, check=True)
-    assert done.stdout.strip() == "None ['hookwire_payload']"
+    assert done.stdout.strip() == "None ['hookwire_payload', 'hookwire_run']"
+
+
+def test_an_event_without_handlers_loads_no_runner(tmp_path: Path, home: Path,
+                                                   log: Path) -> None:
+    """Work done before knowing the event has a handler stays small: no ``os`` (~1.5 ms),
+    ``select`` or runner module for an event the plugins have no handler for (the bridge runs
+    the entry for every event)."""
+    root = make_plugin(tmp_path, "alpha", log)
+    install("opencode", root, home=home)
+    argv = [*entry.prefix(), "--client", "opencode", "--event", "session.idle",
+            "--plan", str(_plan(home, "opencode", "alpha")), "--plugin", str(root)]
+    argv[1:1] = ["-X", "importtime"]
+    done = subprocess.run(argv, input='{"session_id": "s"}', capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout == ""
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "hookwire_payload" in loaded
+    assert not loaded & {"os", "select", "hookwire_run", "encodings.utf_8_sig"}
+    assert not log.exists()

@@ -30,7 +30,7 @@ MARK = "hookwire-entry"
 ENTRY_DIR = Path(__file__).resolve().parent / "_entry"
 ENTRY_FILE = ENTRY_DIR / "hookwire_entry.py"
 #: Every module the entry imports from ``ENTRY_DIR`` (compiled at install: see precompile).
-ENTRY_MODULES = (ENTRY_FILE, ENTRY_DIR / "hookwire_payload.py")
+ENTRY_MODULES = (ENTRY_FILE, ENTRY_DIR / "hookwire_payload.py", ENTRY_DIR / "hookwire_run.py")
 PLAN_SCHEMA = 1
 
 

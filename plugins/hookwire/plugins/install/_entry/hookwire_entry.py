@@ -20,19 +20,12 @@ behaviour: exit 0 and an empty answer; a crash of the entry itself prints the cl
 answer and exits 0.
 """
 
-import os
+import posix  # loaded by the interpreter itself: `os` costs ~1.5 ms, and only a handler needs it
 import sys
-import time
 
 import hookwire_payload as P
 
 SHIM = "hookwire.plugins.install.shim"
-CAP = 1024 * 1024
-GRACE = 0.5
-DRAIN = 0.05
-BASE_ENV = ("PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR",
-            "TZ", "SYSTEMROOT", "XDG_RUNTIME_DIR")
-_running = []  # the process group of the handler running now (for the client's SIGTERM)
 _empty = [b""]  # the client's empty answer, printed when the entry crashes
 
 
@@ -50,17 +43,15 @@ def main(argv):
         payload = {}
     if not isinstance(payload, dict):
         return 0
-    contexts, armed = [], False
+    contexts = []
     try:
         for plan in plans:
             if _duplicate(plan, payload):
                 continue  # as the shim: that plugin only, the answer still printed
             for event, envelope in P.translations(plan, native, payload):
-                if not armed:  # the client's SIGTERM ends the running handler's group
-                    signal = _signal()
-                    signal.signal(signal.SIGTERM, _on_sigterm)
-                    armed = True
-                contexts += _fire(plan, event, envelope)
+                import hookwire_run  # the runner: only an event with handlers loads it
+
+                contexts += hookwire_run.fire(plan, event, envelope)
     except Exception as exc:  # never let a portable hook problem reach the client
         sys.stderr.write(f"hookwire: portable hooks not run: {exc}\n")
     out = P.respond(client, native, contexts)
@@ -69,12 +60,6 @@ def main(argv):
         sys.stdout.buffer.write(out)
         sys.stdout.flush()
     return 0
-
-
-def _signal():
-    import _signal  # `signal` imports enum; only an event with handlers needs it
-
-    return _signal
 
 
 def _options(argv):
@@ -94,7 +79,7 @@ def _options(argv):
 
 def _signature(path):
     try:
-        st = os.stat(path)
+        st = posix.stat(path)
     except OSError:
         return None
     return [st.st_size, st.st_mtime_ns]
@@ -115,7 +100,7 @@ def _plans(opts):
                     or plan["client"]["name"] != opts.get("--client")):
                 return None
             for name, sig in plan["signatures"].items():
-                if _signature(os.path.join(root, name)) != sig:
+                if _signature(f"{root}/{name}") != sig:
                     return None
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -134,23 +119,25 @@ def _fallback(argv):
         elif a != "hookwire-entry" or i:
             args.append(a)
     try:
-        os.execv(sys.executable, [sys.executable, "-m", SHIM, *args])
+        posix.execv(sys.executable, [sys.executable, "-m", SHIM, *args])
     except OSError as exc:
         sys.stderr.write(f"hookwire: portable hooks not run: {exc}\n")
-        os._exit(0)
+        posix._exit(0)
 
 
 def _duplicate(plan, payload):
     """This client's copy under another client that reads its files (Cursor, Copilot CLI and
     Grok run Claude Code's settings; Grok runs Cursor's) when the plugin is installed for that
     client too: it fires there through its own entry (the shim's rule, ``_base.running_under``)."""
-    host = None
+    host, env = None, posix.environ  # bytes: `os.environ` is not loaded yet
     for name, (names, keys) in plan["client"].get("duplicate_of", {}).items():
-        if any(n in os.environ for n in names) or any(k in payload for k in keys):
+        if any(n.encode() in env for n in names) or any(k in payload for k in keys):
             host = name
             break
     if host is None:
         return False
+    import os
+
     home = os.environ.get("HOME") or os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME")
     base = os.path.join(xdg, "hookwire") if xdg and os.path.realpath(home) == os.path.realpath(
@@ -163,239 +150,6 @@ def _duplicate(plan, payload):
     return any(os.path.exists(os.path.join(folder, s, plan["name"] + ".json")) for s in scopes)
 
 
-def _expand(value, root, data):
-    return value.replace("${PLUGIN_ROOT}", "\0R").replace("${PLUGIN_DATA}", "\0D").replace(
-        "\0R", root).replace("\0D", data)
-
-
-def _contained(path, base, what):
-    real, real_base = os.path.realpath(path), os.path.realpath(base)
-    if real != real_base and not real.startswith(real_base.rstrip("/") + "/"):
-        raise ValueError(f"{what} {path!r} resolves to {real!r}, outside {real_base!r}")
-    return real
-
-
-def _which(name, path):
-    for folder in (path or os.defpath).split(os.pathsep):
-        candidate = os.path.join(folder or ".", name)
-        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
-            return candidate
-    return name
-
-
-def _fire(plan, event, envelope):
-    root = plan["root"]
-    data = P.data_dir(plan)
-    stdin = (P.dumps(envelope, ascii_only=False) + "\n").encode("utf-8")
-    base = {k: v for k, v in os.environ.items() if k in BASE_ENV or (
-        k.startswith("LC_") and k[3:].isalpha() and k[3:].isupper())}
-    contexts = []
-    for h in plan["handlers"]:
-        if h["event"] != event:
-            continue
-        display = h["display"]
-        try:
-            token = h["command"]
-            exe = _contained(os.path.join(root, token[2:]), root, "command") if \
-                token.startswith("./") else _which(token, base.get("PATH"))
-            env = dict(base)
-            env.update({k: _expand(v, root, data) for k, v in h["env"].items()})
-            env["PLUGIN_ROOT"], env["PLUGIN_DATA"] = root, data
-            raw_cwd = h["cwd"]
-            if raw_cwd is None or raw_cwd in (".", "./"):
-                cwd = _contained(root, root, "cwd")
-            elif raw_cwd.startswith("./"):
-                cwd = _contained(os.path.join(root, raw_cwd[2:]), root, "cwd")
-            else:
-                cwd = _contained(_expand(raw_cwd, root, data),
-                                 data if raw_cwd.startswith("${PLUGIN_DATA}") else root, "cwd")
-            argv = [exe, *(_expand(a, root, data) for a in h["args"])]
-        except Exception as exc:
-            sys.stderr.write(f"hookwire: {display}: cannot build the command: {exc!r}\n")
-            continue
-        _code, out, problem = _run(argv, env, cwd, stdin, h["timeout"])
-        if problem is not None:
-            sys.stderr.write(f"hookwire: {display}: {problem}\n")
-        elif h["context"]:
-            text, note = _context(out, plan["context_limit"])
-            if note:
-                sys.stderr.write(f"hookwire: {display}: {note}\n")
-            if text:
-                contexts.append(text)
-    return contexts
-
-
-def _context(out, limit):
-    text = out.decode("utf-8")
-    if not text.strip():
-        return None, None
-    try:
-        data = P.loads(text)
-    except ValueError:
-        return None, "context result is not JSON: nothing contributed"
-    if not isinstance(data, dict) or not isinstance(data.get("context", ""), str):
-        return None, 'context result must be {"context": string}: nothing contributed'
-    context = data.get("context", "")
-    size = len(context.encode("utf-8"))
-    if size > limit:
-        return None, (f"context of {size} bytes exceeds the client's limit of {limit} bytes: "
-                      "dropped")
-    return context or None, None
-
-
-def _spawn(argv, env, cwd, ends):
-    """fork + exec in a new session; an exec failure comes back as errno on a pipe."""
-    err_r, err_w = os.pipe()
-    pid = os.fork()
-    signal = _signal()
-    if pid == 0:  # the child: only async-signal-safe work from here on
-        try:
-            signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # Python ignores them; hooks must not
-            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.setsid()
-            os.chdir(cwd)
-            for i, fd in enumerate(ends):
-                os.dup2(fd, i)
-            os.execve(argv[0], argv, env)
-        except OSError as exc:
-            os.write(err_w, str(exc.errno).encode())
-        finally:
-            os._exit(127)
-    os.close(err_w)
-    failure = os.read(err_r, 16)
-    os.close(err_r)
-    if failure:
-        os.waitpid(pid, 0)
-        errno_ = int(failure)
-        return None, ("not_found" if errno_ in (2, 20) else "not_executable"
-                      if errno_ in (8, 13) else os.strerror(errno_))
-    return pid, None
-
-
-def _run(argv, env, cwd, stdin, timeout):
-    """(exit status, stdout, problem): the portable runner's rules in miniature."""
-    import select  # only an event with handlers needs it
-
-    in_r, in_w = os.pipe()
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    pid, start_error = _spawn(argv, env, cwd, (in_r, out_w, err_w))
-    for fd in (in_r, out_w, err_w):
-        os.close(fd)
-    if pid is None:
-        for fd in (in_w, out_r, err_r):
-            os.close(fd)
-        return None, b"", f"failed to start: {start_error}"
-    _running[:] = [pid]
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        pidfd = None
-    deadline = time.monotonic() + timeout
-    bufs = {out_r: bytearray(), err_r: bytearray()}
-    reading = set(bufs)
-    pending = memoryview(stdin)
-    os.set_blocking(in_w, False)
-    poller = select.poll()
-    poller.register(in_w, select.POLLOUT)
-    for fd in (out_r, err_r, pidfd):
-        if fd is not None:
-            poller.register(fd, select.POLLIN)
-    status, over, exited_at = None, False, None
-    while True:
-        now = time.monotonic()
-        if status is None and pidfd is None:
-            got, st = os.waitpid(pid, os.WNOHANG)
-            if got:
-                status, exited_at = st, now
-        if status is not None and (not reading or now - exited_at >= DRAIN):
-            break
-        if now >= deadline or over:
-            break
-        limit = deadline if exited_at is None else min(deadline, exited_at + DRAIN)
-        if pidfd is None:
-            limit = min(limit, now + 0.01)
-        for fd, _ev in poller.poll(max(0.0, limit - now) * 1000):
-            if fd == pidfd:
-                status, exited_at = os.waitpid(pid, 0)[1], time.monotonic()
-                poller.unregister(pidfd)
-            elif fd == in_w:
-                try:
-                    pending = pending[os.write(in_w, pending):]
-                except OSError:
-                    pending = memoryview(b"")
-                if not pending:
-                    poller.unregister(in_w)
-                    os.close(in_w)
-                    in_w = None
-            else:
-                chunk = os.read(fd, 65536)
-                if chunk:
-                    bufs[fd] += chunk
-                    over = over or len(bufs[fd]) > CAP
-                else:
-                    poller.unregister(fd)
-                    reading.discard(fd)
-    timed_out = status is None and time.monotonic() >= deadline
-    status = _end_group(pid, status)
-    _running[:] = []
-    for fd in (in_w, out_r, err_r, pidfd):
-        if fd is not None:
-            os.close(fd)
-    out = bytes(bufs[out_r])
-    if timed_out:
-        return None, b"", "timed_out (ignored: portable hooks are observe-only)"
-    if over:
-        return None, b"", "over_cap (ignored: portable hooks are observe-only)"
-    if os.WIFSIGNALED(status):
-        return None, b"", f"killed by signal {os.WTERMSIG(status)}"
-    code = os.WEXITSTATUS(status)
-    if code != 0:
-        return code, b"", f"exited {code} (ignored: portable hooks are observe-only)"
-    try:
-        out.decode("utf-8")
-        bytes(bufs[err_r]).decode("utf-8")
-    except UnicodeDecodeError:
-        return code, b"", "not_utf8 (ignored: portable hooks are observe-only)"
-    return code, out, None
-
-
-def _end_group(pid, status):
-    """SIGTERM what is left of the handler's group, a grace, SIGKILL; reap the handler."""
-    signal = _signal()
-    try:
-        os.killpg(pid, signal.SIGTERM)
-    except OSError:
-        return status if status is not None else os.waitpid(pid, 0)[1]
-    end = time.monotonic() + GRACE
-    while time.monotonic() < end:
-        if status is None:
-            got, st = os.waitpid(pid, os.WNOHANG)
-            if got:
-                status = st
-        if status is not None:
-            try:
-                os.killpg(pid, 0)
-            except OSError:
-                return status
-        time.sleep(0.005)
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
-    return status if status is not None else os.waitpid(pid, 0)[1]
-
-
-def _on_sigterm(signum, frame):
-    for pid in _running:
-        try:
-            os.killpg(pid, signum)
-        except OSError:
-            pass
-    os._exit(0)
-
-
 try:
     _code = main(sys.argv[1:])
 except SystemExit:
@@ -406,4 +160,4 @@ except BaseException as _exc:  # fail open whatever happened, with the client's 
         sys.stdout.buffer.write(_empty[0])
     _code = 0
 sys.stdout.flush()
-os._exit(_code or 0)
+posix._exit(_code or 0)

@@ -12,8 +12,10 @@ files), the portable dialect's envelope (``dialects/portable/payload.build``) an
 """
 
 import _json  # the C half of json: `json` itself imports re and enum (~10 ms at start-up)
-import os
 import time
+
+# `os` (~1.5 ms: it imports _collections_abc) is imported inside the functions that need it,
+# all of which run only for an event with handlers.
 
 MARKER_TTL = 7 * 24 * 3600  # _base.MARKER_TTL
 _QUERY_OPEN, _QUERY_CLOSE = "<user_query>", "</user_query>"
@@ -40,8 +42,8 @@ _dump_ascii = _json.make_encoder(None, None, _json.encode_basestring_ascii, None
 
 def loads(data):
     """``json.loads`` of bytes or text (ValueError when it is not one JSON document)."""
-    if isinstance(data, bytes):
-        data = data.decode("utf-8-sig")
+    if isinstance(data, bytes):  # as "utf-8-sig", whose codec module is not loaded yet
+        data = (data[3:] if data[:3] == b"\xef\xbb\xbf" else data).decode("utf-8")
     text = data.strip(" \t\n\r")
     try:
         value, end = _scan(text, 0)
@@ -60,6 +62,8 @@ def dumps(value, ascii_only=True):
 
 def data_dir(plan):
     """``PLUGIN_DATA`` (``dialects/portable/payload.data_dir``), created."""
+    import os
+
     xdg = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
                                                           "share")
     path = os.path.join(xdg, "hookwire", "plugin-data", plan["name"])
@@ -232,6 +236,8 @@ def first_in_session(plan, client, session_id):
             from _sha256 import sha256
         except ImportError:
             from hashlib import sha256
+    import os
+
     folder = os.path.join(data_dir(plan), ".hookwire", client + "-sessions")
     marker = os.path.join(folder, sha256(session_id.encode()).hexdigest()[:32])
     if os.path.exists(marker):
@@ -254,6 +260,8 @@ def first_in_session(plan, client, session_id):
 
 def envelope(plan, portable, native, f):
     """``dialects/portable/payload.build`` of the event ``Client.translate`` makes."""
+    import os
+
     client = plan["client"]
     t = time.time()
     stamp = f"{time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(t))}.{int(t * 1000) % 1000:03d}Z"
