@@ -111,7 +111,7 @@ def _bridge_argv(home: Path, client: str, native: str) -> list[str]:
     text = ts.read_text()
     shim = json.loads(re.search(r"^const SHIM: string\[\] = (.*);$", text, re.M).group(1))
     receipts = Path(json.loads(re.search(r"^const RECEIPTS = (.*);$", text, re.M).group(1)))
-    plans = re.search(r"^const PLANS = true;$", text, re.M) is not None
+    plans = re.search(r"^const PLANS = true;", text, re.M) is not None
     argv = [*shim, "--client", client, "--event", native]
     for path in sorted(receipts.glob("*.json")):
         if path.name.endswith(".entry.json"):
