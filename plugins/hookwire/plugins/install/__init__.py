@@ -2,8 +2,10 @@
 clients' native hook configuration, with receipts, exact uninstall and a capability report.
 
 One module per client (``claude_code``, ``codex``, ``cursor``, ``copilot_cli``, ``gemini_cli``,
-``cline``, ``windsurf``, ``opencode``); ``engine`` plans and applies; ``shim`` is what the
-installed entries run; ``cli`` registers the commands (see :func:`cli.add_parser`).
+``cline``, ``windsurf``, ``opencode``, ...); ``engine`` plans and applies; ``entry`` compiles the
+plan that the installed entries (``_entry/``, standard library only) run, and ``shim`` is the
+full path they fall back to (and what ``--command`` entries run); ``cli`` registers the
+commands (see :func:`cli.add_parser`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """What every client installer shares: targets, the shim command, ownership markers, and the
 JSON-settings merge used by the clients whose hooks live in a JSON file.
 
-Ownership: every command hookwire writes runs the shim (``hookwire.plugins.install.shim``)
+Ownership: every command hookwire writes runs the fast entry (``hookwire-entry``, see
+``entry.py``) or the shim (``hookwire.plugins.install.shim``, or ``hookwire portable-hook``)
 with ``--plugin <absolute plugin root>``; an entry is ours exactly when its command parses to
 that. Install upserts in place (positions are kept, so a second install changes nothing and
 Codex's positional trust survives); uninstall removes exactly our entries and the containers

@@ -1,5 +1,7 @@
-"""The command every installed client entry runs: one client event → the plugin's portable
-handlers, run by hookwire's portable dialect, observe-only.
+"""The full path of an installed client entry: one client event → the plugin's portable
+handlers, run by hookwire's portable dialect, observe-only. Entries written with
+``--command`` run it, and the fast entry (``entry.py``) execs it when a plan is missing or
+stale; ``tests/plugins/install/test_fast_entry.py`` holds the two to the same envelopes.
 
     python -m hookwire.plugins.install.shim --client cursor --event postToolUse --plugin ROOT
 
