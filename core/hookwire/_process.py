@@ -23,6 +23,7 @@ import anyio.lowlevel
 
 from hookwire._command import Command, Outcome, OutcomeKind
 from hookwire._escape import escaped
+from hookwire._groups import end_group, signal_group
 from hookwire._spawn import Process, spawn
 
 # One poller per run multiplexes the hook's pipes and its exit, and the awaiting task sleeps
@@ -287,7 +288,7 @@ class _Watch:
         """Close up if the hook has exited and left nothing behind (the usual case, and no
         await needed); False when the group still has to be ended."""
         child = self.child
-        if not child.poll() or _signal_group(child.popen.pid, 0):
+        if not child.poll() or signal_group(child.popen.pid, 0):
             return False
         if self.streams_open():  # the group is gone, yet someone holds the pipes: a daemon?
             self.look_for_escapes()
@@ -305,7 +306,7 @@ class _Watch:
             # before the group ends: its live members are what leads to a process that left
             self.look_for_escapes()
             with anyio.CancelScope(shield=True):
-                await _end_group(self.child, self.command.grace)
+                await end_group(self.child, self.command.grace)
         finally:
             self.child.close()
 
@@ -370,70 +371,3 @@ def _is_utf8(data: bytearray) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-async def _end_group(child: _Child, grace: float) -> None:
-    """SIGTERM the hook's process group, give it ``grace`` seconds, then SIGKILL.
-
-    The hook process is reaped before this returns. Call it shielded."""
-    pgid = child.popen.pid  # start_new_session: the hook leads its own group
-    if not _signal_group(pgid, signal.SIGTERM):
-        return  # no member left, the hook included: it was reaped already
-    with anyio.move_on_after(grace):
-        await child.wait()
-        await _group_gone(pgid)
-        return  # known gone: no SIGKILL probe
-    if _signal_group(pgid, signal.SIGKILL):
-        await child.wait()
-        with anyio.move_on_after(_KILL_SETTLE):
-            await _group_gone(pgid)
-
-
-_KILL_SETTLE = 1.0
-
-
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send ``sig`` to the group; False when no process of it is left."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # a member changed its credentials; it still counts as alive
-    return True
-
-
-async def _group_gone(pgid: int) -> None:
-    # Members other than the hook itself are not our children, so nothing notifies us when
-    # they die; poll with a short backoff. Only the slow path (signals sent) gets here.
-    delay = 0.001
-    while _group_alive(pgid):
-        await anyio.sleep(delay)
-        delay = min(delay * 2, 0.05)
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # kill(2) succeeds on zombies, which wait for their new parent to reap them; they are
-    # dead already, so look for a member that is not one.
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return True
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        state, _ppid, pgrp = stat.rpartition(b")")[2].split(maxsplit=3)[:3]
-        if int(pgrp) == pgid and state not in (b"Z", b"X"):
-            return True
-    return False
