@@ -130,6 +130,12 @@ def parse_stdout(stdout: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+#: (entry id, native event, label) -> (the entry, its command text, the Source of its answers,
+#: Claude Code's hook name): the same for every run of the entry (the entry is kept alive, so
+#: its id is not reused while the slot stands).
+_NAMES: dict[tuple[int, str, str | None], tuple[HookEntry, str, Source, str]] = {}
+
+
 class Interpreter:
     """Interprets one outcome of ``entry`` on ``native``."""
 
@@ -137,9 +143,19 @@ class Interpreter:
         self.entry = entry
         self.event = event
         self.native = native
-        self.cmd = entry.display
-        self.source = Source(kind=SourceKind.HOOK, name=self.cmd, dialect="claude", event=native)
-        self.name = hook_name(native, self._label())
+        label = self._label()
+        if label is not None and type(label) is not str:
+            label = str(label)  # as the f-string of hook_name would print it; hashable
+        key = (id(entry), native, label)
+        hit = _NAMES.get(key)
+        if hit is None or hit[0] is not entry:
+            cmd = entry.display
+            if len(_NAMES) >= 4096:
+                _NAMES.clear()
+            hit = _NAMES[key] = (entry, cmd, Source(kind=SourceKind.HOOK, name=cmd,
+                                                    dialect="claude", event=native),
+                                 hook_name(native, label))
+        _, self.cmd, self.source, self.name = hit
 
     def _label(self) -> str | None:
         if self.native in TOOL_EVENTS:

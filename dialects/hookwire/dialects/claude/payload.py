@@ -67,9 +67,9 @@ def _js_numbers(value: Any) -> Any:
     if kind is str or kind is int or kind is bool or value is None:
         return value
     if kind is dict:
-        return {k: _js_numbers(v) for k, v in value.items()}
+        return {k: v if type(v) is str else _js_numbers(v) for k, v in value.items()}
     if kind is list or kind is tuple:
-        return [_js_numbers(v) for v in value]
+        return [v if type(v) is str else _js_numbers(v) for v in value]
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             return None
