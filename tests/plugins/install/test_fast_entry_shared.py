@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from hookwire.plugins.install import clients, entry, install, receipt, uninstall
-from hookwire.plugins.install._base import DEFAULT_PREFIX
+from hookwire.plugins.install.names import DEFAULT_PREFIX
 
 SCHEMA_URL = "https://hookwire.dev/schemas/portable-hooks/0.1.0/hooks.schema.json"
 WHO = """#!/usr/bin/env python3

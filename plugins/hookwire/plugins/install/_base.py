@@ -15,7 +15,6 @@ import itertools
 import json
 import os
 import shlex
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -30,11 +29,10 @@ from hookwire.events import SeamEvent
 from hookwire.plugins.install import _jsonfile
 from hookwire.plugins.install.capability import Capabilities
 from hookwire.plugins.install.errors import InstallError
+from hookwire.plugins.install.names import DEFAULT_PREFIX, SHIM_MODULE
 from hookwire.verdicts import Context
 
-SHIM_MODULE = "hookwire.plugins.install.shim"
 ENTRY_MARK = "hookwire-entry"  # the fast entry's marker token (entry.MARK)
-DEFAULT_PREFIX: tuple[str, ...] = (sys.executable, "-m", SHIM_MODULE)
 
 
 @attrs.frozen(kw_only=True)

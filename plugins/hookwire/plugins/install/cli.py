@@ -12,16 +12,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hookwire.plugins.install import diff, engine, shim
-from hookwire.plugins.install._base import DEFAULT_PREFIX
 from hookwire.plugins.install.errors import InstallError
+from hookwire.plugins.install.names import CLIENT_NAMES, DEFAULT_PREFIX, add_shim_arguments
 
 EXIT_USAGE = 2
 
 
 def add_parser(subparsers: Any) -> None:
     """Register ``install``, ``uninstall`` and ``portable-hook`` on ``subparsers``."""
-    names = ", ".join(engine.clients())
+    # no installer is imported to build the parsers (``hookwire --help`` builds them all)
+    names = ", ".join(CLIENT_NAMES)
     for verb in ("install", "uninstall"):
         where = "into" if verb == "install" else "from"
         p = subparsers.add_parser(
@@ -44,16 +44,26 @@ def add_parser(subparsers: Any) -> None:
         p.set_defaults(handler=handle_install if verb == "install" else handle_uninstall)
     hook = subparsers.add_parser("portable-hook",
                                  help="(run by clients) fire a plugin's portable hooks")
-    shim.add_arguments(hook)
-    hook.set_defaults(handler=shim.run)
+    add_shim_arguments(hook)
+    hook.set_defaults(handler=_portable_hook)
+
+
+def _portable_hook(args: argparse.Namespace) -> int:
+    from hookwire.plugins.install import shim
+
+    return shim.run(args)
 
 
 def handle_install(args: argparse.Namespace) -> int:
+    from hookwire.plugins.install import engine
+
     prefix = tuple(shlex.split(args.command)) if args.command else None
     return _run(args, lambda **kw: engine.install(prefix=prefix, **kw))
 
 
 def handle_uninstall(args: argparse.Namespace) -> int:
+    from hookwire.plugins.install import engine
+
     return _run(args, engine.uninstall)
 
 
@@ -66,6 +76,8 @@ def _run(args: argparse.Namespace, action: Any) -> int:
     except InstallError as exc:
         sys.stderr.write(f"hookwire: error: {exc}\n")
         return EXIT_USAGE
+    from hookwire.plugins.install import diff
+
     patch = diff.render(result.changes)
     if args.json:
         print(json.dumps({"client": result.client, "plugin": result.plugin,

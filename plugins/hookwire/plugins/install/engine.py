@@ -17,8 +17,9 @@ import attrs
 from hookwire.dialects.portable import config as portable_config
 from hookwire.errors import ConfigError
 from hookwire.plugins.install import capability, entry, receipt
-from hookwire.plugins.install._base import DEFAULT_PREFIX, Client, InstallContext, Target
+from hookwire.plugins.install._base import Client, InstallContext, Target
 from hookwire.plugins.install.errors import InstallError
+from hookwire.plugins.install.names import DEFAULT_PREFIX
 from hookwire.plugins.install.plan import FileChange, read_bytes, write_atomic
 
 

@@ -32,15 +32,8 @@ from hookwire.dialects.portable.payload import data_dir
 from hookwire.kernel import Kernel
 from hookwire.plugins.install import receipt
 from hookwire.plugins.install._base import Client, Translation, running_under
+from hookwire.plugins.install.names import add_shim_arguments as add_arguments
 from hookwire.verdicts import Context
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--client", required=True,
-                        help="the agent client that runs this entry (claude-code, cursor, ...)")
-    parser.add_argument("--event", required=True, help="the client's native event name")
-    parser.add_argument("--plugin", action="append", required=True, type=Path,
-                        help="plugin root (repeatable: handlers run plugin by plugin)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
