@@ -171,6 +171,8 @@ class Interpreter:
 
     def run(self, outcome: Outcome) -> Answer:
         kind = outcome.kind
+        if kind is OutcomeKind.EXITED and outcome.exit_code == 0 and not outcome.stdout:
+            return self.answer()  # the usual run: success, nothing said
         if kind in (OutcomeKind.TIMED_OUT, OutcomeKind.CANCELLED):
             return self.failure("timed out", f"{self.name} hook timed out", NO_VERDICT)
         # Killed by a signal or not found: Claude Code 2.1.332 files both with the other
