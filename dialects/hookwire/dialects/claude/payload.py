@@ -9,7 +9,6 @@ through. Framing: ``JSON.stringify`` (compact, raw UTF-8) plus one ``\\n``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -18,6 +17,7 @@ from hookwire import events as ev
 from hookwire.dialects.claude.events import BY_SEAM, EVENTS
 from hookwire.errors import EventDataError, UnknownEventError
 from hookwire.events import SeamEvent, SessionInfo
+from hookwire.wire import json_writer
 
 #: Events whose payload carries ``permission_mode``.
 _WITH_MODE = frozenset({
@@ -43,15 +43,14 @@ SESSION_KEYS = frozenset({"session_id", "transcript_path", "cwd", "permission_mo
                           "hook_event_name"})
 
 
-#: ``JSON.stringify``'s compact form, raw UTF-8 (one encoder: ``json.dumps`` with options
-#: builds a new one per call).
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False,
-                            default=str)
+#: ``JSON.stringify``'s compact form, raw UTF-8 (one C encoder kept: ``json.dumps`` builds
+#: one per call).
+_WRITE = json_writer(separators=(",", ":"), allow_nan=False, default=str)
 
 
 def encode(payload: Mapping[str, Any]) -> bytes:
     """``JSON.stringify(payload) + "\\n"`` as UTF-8."""
-    text = _ENCODER.encode(_js_numbers(payload))
+    text = _WRITE(_js_numbers(payload))
     # JSON.stringify escapes lone surrogates (\\udXXX); json.dumps would pass them raw.
     if not text.isascii():
         text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -12,7 +12,6 @@ looked up once per account and ``$SHELL``.
 
 from __future__ import annotations
 
-import json
 import os
 import pwd
 import shlex
@@ -25,6 +24,7 @@ from hookwire.dialects.codex import events as ev
 from hookwire.dialects.codex.handler import handler_of
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.runner import Environment, PlanCache
+from hookwire.wire import json_writer
 
 #: Keys every payload may carry, in serialisation order (absent ones are skipped).
 _TURN_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact",
@@ -109,12 +109,12 @@ def build(event: SeamEvent, native: str, session: SessionInfo) -> dict[str, Any]
     return out
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_WRITE = json_writer(separators=(",", ":"))
 
 
 def encode(payload: Mapping[str, Any]) -> bytes:
     """Compact JSON, UTF-8, no trailing newline."""
-    return _ENCODER.encode(payload).encode("utf-8")
+    return _WRITE(payload).encode("utf-8")
 
 
 _PLANS = PlanCache()

@@ -9,7 +9,6 @@ The environment is sanitised: a short allow-list of the client's variables, the 
 from __future__ import annotations
 
 import datetime
-import json
 import os
 import re
 from collections.abc import Mapping
@@ -28,6 +27,7 @@ from hookwire.events import (
     ToolPost,
     ToolPre,
 )
+from hookwire.wire import json_writer
 
 PAYLOAD_VERSION = "0.1.0"
 PAYLOAD_ID = f"https://hookwire.dev/schemas/portable-hooks/{PAYLOAD_VERSION}/payload.schema.json"
@@ -102,11 +102,11 @@ def _result(event: SeamEvent) -> dict[str, Any]:
     return result
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+_WRITE = json_writer(separators=(", ", ": "), default=str)
 
 
 def encode(payload: Mapping[str, Any]) -> bytes:
-    return (_ENCODER.encode(payload) + "\n").encode("utf-8")
+    return (_WRITE(payload) + "\n").encode("utf-8")
 
 
 def _version() -> str:
