@@ -299,8 +299,10 @@ async def test_killed_by_a_signal_we_did_not_send(tmp_path: Path, sig: signal.Si
     assert_gone(outcome, tmp_path)
 
 
+# with a timeout the asyncio backend waits on a loop timer of its own, not a cancel scope
+@pytest.mark.parametrize("timeout", [None, 60.0])
 async def test_cancelling_the_awaiting_task_ends_the_group_and_propagates(
-    tmp_path: Path,
+    tmp_path: Path, timeout: float | None,
 ) -> None:
     hook = script(
         tmp_path,
@@ -317,7 +319,8 @@ async def test_cancelling_the_awaiting_task_ends_the_group_and_propagates(
 
             async with anyio.create_task_group() as tg:
                 tg.start_soon(cancel_soon)
-                await run(Command(argv=(hook,), cwd=str(tmp_path)), on_cancel=seen.append)
+                await run(Command(argv=(hook,), cwd=str(tmp_path), timeout=timeout),
+                          on_cancel=seen.append)
                 reached = True
     assert scope.cancelled_caught and not reached
     [outcome] = seen
