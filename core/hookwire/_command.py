@@ -75,7 +75,11 @@ class Command:
 
     Exactly one of ``argv`` (exec form) and ``shell`` (shell text) is set; shell text runs as
     ``shell_argv + (shell,)`` (default ``/bin/sh -c TEXT``). ``env`` is the complete
-    environment (``None`` inherits hookwire's); ``cwd`` the working directory. ``timeout`` is
+    environment (``None`` inherits hookwire's); ``cwd`` the working directory, and
+    ``cwd_fallbacks`` where to run instead, in order, when it is gone (no such directory:
+    the child's ``chdir`` failed with ``ENOENT``/``ENOTDIR``; an environment whose ``PWD``
+    named the cwd then names the directory used), tried at spawn time, so nobody has to
+    ``stat`` the cwd before each run. ``timeout`` is
     in seconds (``None``: no limit). ``output_cap`` bounds stdout and stderr each. ``grace`` is
     how long the group has between SIGTERM and SIGKILL. ``drain`` is how long, after the hook
     itself exited, its pipes are still read before leftover descendants are ended.
@@ -91,6 +95,7 @@ class Command:
     stdin: bytes = b""
     env: Mapping[str, str] | None = None
     cwd: str | None = None
+    cwd_fallbacks: tuple[str, ...] = ()
     timeout: float | None = None
     output_cap: int = DEFAULT_OUTPUT_CAP
     grace: float = DEFAULT_GRACE

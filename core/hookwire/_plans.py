@@ -78,7 +78,8 @@ def elide(command: Command) -> Command:
         return command
     # built field by field: attrs.evolve costs twice as much, on every hooked call
     return Command(shell=text, shell_argv=command.shell_argv, stdin=command.stdin,
-                   env=command.env, cwd=command.cwd, timeout=command.timeout,
+                   env=command.env, cwd=command.cwd, cwd_fallbacks=command.cwd_fallbacks,
+                   timeout=command.timeout,
                    output_cap=command.output_cap, grace=command.grace, drain=command.drain,
                    direct=direct)
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import anyio
 import anyio.lowlevel
+import attrs
 
 from hookwire._command import (
     DEFAULT_GRACE,
@@ -50,6 +51,9 @@ async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None
     try:
         spawned = _spawn(command)
     except (OSError, ValueError) as exc:
+        fallback = _cwd_fallback(exc, command)
+        if fallback is not None:
+            return await run(fallback, on_cancel=on_cancel)
         direct = _direct(command)
         if direct is not None and isinstance(exc, OSError) and exc.filename != command.cwd:
             shell_said = _as_the_shell(exc, command, direct.argv[0], started)
@@ -71,6 +75,19 @@ async def run(command: Command, *, on_cancel: Callable[[Outcome], object] | None
             on_cancel(watch.outcome(OutcomeKind.CANCELLED))
         raise
     return watch.outcome(watch.kind())
+
+
+def _cwd_fallback(exc: Exception, command: Command) -> Command | None:
+    """``command`` in its next fallback directory when its cwd is gone (the child's chdir
+    failed: no such directory), with ``PWD`` following; ``None`` otherwise."""
+    if (not command.cwd_fallbacks or not isinstance(exc, FileNotFoundError | NotADirectoryError)
+            or command.cwd is None or exc.filename != command.cwd):
+        return None
+    cwd, *rest = command.cwd_fallbacks
+    env = command.env
+    if env is not None and env.get("PWD") == command.cwd:
+        env = Environment({**env, "PWD": cwd})
+    return attrs.evolve(command, cwd=cwd, cwd_fallbacks=tuple(rest), env=env)
 
 
 def _direct(command: Command) -> Direct | None:

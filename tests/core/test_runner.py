@@ -471,3 +471,23 @@ async def test_without_pidfd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ca
     }[case]
     assert (outcome.kind, outcome.exit_code, outcome.stdout) == expected
     assert_gone(outcome, tmp_path)
+
+
+async def test_cwd_fallbacks_are_tried_in_order_when_the_cwd_is_gone(tmp_path: Path) -> None:
+    from hookwire.runner import Environment
+
+    gone, also_gone, there = tmp_path / "gone", tmp_path / "also-gone", tmp_path / "there"
+    there.mkdir()
+    env = Environment({"PATH": os.environ["PATH"], "PWD": str(gone)})
+    outcome = await run(Command(shell='printf "%s|%s" "$(pwd)" "$PWD"', env=env, cwd=str(gone),
+                                cwd_fallbacks=(str(also_gone), str(there))))
+    assert outcome.kind is OutcomeKind.EXITED
+    assert outcome.stdout.decode() == f"{there}|{there}"
+    # none left: the cwd's own failure, as without fallbacks
+    lost = await run(Command(argv=("/bin/true",), cwd=str(gone), cwd_fallbacks=(str(also_gone),)))
+    assert (lost.kind, lost.start_error) == (OutcomeKind.FAILED_TO_START, "bad_cwd")
+    # a file where the cwd was: chdir says ENOTDIR, as isdir() would say False
+    afile = tmp_path / "file"
+    afile.write_text("")
+    moved = await run(Command(argv=("/bin/pwd",), cwd=str(afile), cwd_fallbacks=(str(there),)))
+    assert moved.stdout.decode().strip() == str(there)

@@ -162,7 +162,8 @@ def test_elision_keeps_every_other_field_of_the_command() -> None:
     import attrs
 
     values = {"shell": "ls -la", "shell_argv": ("/bin/bash", "-c"), "stdin": b"{}",
-              "env": {"PATH": "/usr/bin:/bin"}, "cwd": "/", "timeout": 7.0,
+              "env": {"PATH": "/usr/bin:/bin"}, "cwd": "/", "cwd_fallbacks": ("/tmp",),
+              "timeout": 7.0,
               "output_cap": 123, "grace": 0.25, "drain": 0.5}
     names = {f.name for f in attrs.fields(Command)} - {"argv", "direct"}
     assert names == set(values), "a new Command field: give it a value here"

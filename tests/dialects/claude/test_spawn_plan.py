@@ -55,3 +55,36 @@ def test_the_environment_is_encoded_once_per_entry_and_session(tmp_path: Path) -
     assert "CLAUDE_ENV_FILE" in start  # SessionStart: built each time, with its env file
     assert start is not environment(entry, ev.SessionStart(source="startup"), "SessionStart",
                                     info)
+
+
+@pytest.mark.parametrize("form", ["shell", "argv", "elided"])
+async def test_a_cwd_removed_falls_back_as_claude_code_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str) -> None:
+    """The plan keeps no ``stat`` of the cwd per call: the runner falls back (project root,
+    then ``$HOME``, then the temp dir) when the hook's chdir finds no directory, with ``PWD``
+    following, in exec form and with shell elision too."""
+    out = tmp_path / "out.txt"
+    hook = tmp_path / "where.sh"
+    hook.write_text(f'#!/bin/sh\nprintf "%s %s\\n" "$(pwd)" "$PWD" >> "{out}"\n')
+    hook.chmod(0o755)
+    handler: dict[str, object] = {"type": "command", "command": str(hook)}
+    if form == "argv":
+        handler = {"type": "command", "command": str(hook), "args": []}
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [handler]}]}}))
+    cwd, project, home = tmp_path / "cwd", tmp_path / "project", tmp_path / "home"
+    for folder in (cwd, project, home):
+        folder.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    kernel = Kernel(shell_elision=form == "elided")
+    kernel.add_config("claude", settings)
+    async with kernel.session(cwd=str(cwd), project_dir=str(project)) as session:
+        await session.tool_pre("Bash", {"command": "ls"})  # the plan is made here
+        cwd.rmdir()
+        first = await session.tool_pre("Bash", {"command": "ls"})
+        project.rmdir()
+        second = await session.tool_pre("Bash", {"command": "ls"})
+    assert [h.outcome for h in (*first.hooks, *second.hooks)] == ["exited", "exited"]
+    assert out.read_text().splitlines() == [f"{cwd} {cwd}", f"{project} {project}",
+                                            f"{home} {home}"]

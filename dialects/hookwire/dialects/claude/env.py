@@ -8,11 +8,10 @@ Environment (observed on 2.1.332): the host's own environment unchanged, then th
 on SessionStart only; ``CLAUDE_PLUGIN_ROOT``/``CLAUDE_PLUGIN_DATA`` for plugin hooks.
 
 The spawn plan (:func:`plan`, kept in a :class:`~hookwire.runner.PlanCache`) holds every
-Command field but stdin: substituted text or argv, environment, cwd and timeout, built and
-encoded once per (entry, session, event, effort), and again when the session's cwd changes
-(or is gone);
-the host's own environment is read then. SessionStart builds its own each time (it creates
-the ``CLAUDE_ENV_FILE``).
+Command field but stdin: substituted text or argv, environment, cwd with its fallbacks, and
+timeout, built and encoded once per (entry, session, event, effort), and again when the
+session's cwd changes (``Session.set_cwd``); the host's own environment is read then.
+SessionStart builds its own each time (it creates the ``CLAUDE_ENV_FILE``).
 """
 
 from __future__ import annotations
@@ -71,27 +70,30 @@ def plan(entry: HookEntry, event: SeamEvent, native: str, session: SessionInfo
          ) -> dict[str, Any]:
     """The spawn plan of ``entry``: every :class:`~hookwire.runner.Command` field but stdin
     (argv or substituted shell text, environment, cwd, timeout), built once per (entry,
-    session, event, effort, cwd found) and shared by the calls that follow. The cwd is looked
-    up on each call (one ``stat``): a cwd removed since falls back as Claude Code's does."""
+    session, event, effort) and shared by the calls that follow. A cwd removed since falls
+    back as Claude Code's does (the project root, ``$HOME``, the temp dir): the runner tries
+    them in turn when the hook's ``chdir`` finds no directory (``cwd_fallbacks``), so no call
+    pays a ``stat`` first."""
     effort = event.extra.get("effort") if event.extra else None
     level = effort.get("level") if isinstance(effort, Mapping) else None
     if native not in _EFFORT_EVENTS or not isinstance(level, str):
         level = None
-    cwd = working_dir(session)
     if native == "SessionStart":  # creates the CLAUDE_ENV_FILE: built each time
-        return _plan(entry, native, session, level, cwd)
-    return _PLANS.get(entry, session, (native, level, cwd),
-                      lambda: _plan(entry, native, session, level, cwd))
+        return _plan(entry, native, session, level)
+    return _PLANS.get(entry, session, (native, level),
+                      lambda: _plan(entry, native, session, level))
 
 
-def _plan(entry: HookEntry, native: str, session: SessionInfo, level: str | None,
-          cwd: str) -> dict[str, Any]:
+def _plan(entry: HookEntry, native: str, session: SessionInfo, level: str | None
+          ) -> dict[str, Any]:
     values = placeholders(entry, session)
     timeout = entry.timeout if entry.timeout is not None else EVENT_TIMEOUTS.get(
         native, DEFAULT_TIMEOUT)
+    fallbacks = tuple(dict.fromkeys(
+        c for c in _fallbacks(session) if c and c != session.cwd))
     fields: dict[str, Any] = {
-        "env": Environment(_environment(entry, native, session, level)), "cwd": cwd,
-        "timeout": timeout,
+        "env": Environment(_environment(entry, native, session, level, session.cwd)),
+        "cwd": session.cwd, "cwd_fallbacks": fallbacks, "timeout": timeout,
     }
     if isinstance(entry.command, str):
         fields["shell"] = substitute(entry.command, values)
@@ -101,7 +103,7 @@ def _plan(entry: HookEntry, native: str, session: SessionInfo, level: str | None
 
 
 def _environment(entry: HookEntry, native: str, session: SessionInfo,
-                 level: str | None) -> dict[str, str]:
+                 level: str | None, pwd: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(session.env)
     env.update({
@@ -114,7 +116,7 @@ def _environment(entry: HookEntry, native: str, session: SessionInfo,
         "CLAUDE_PID": str(os.getpid()),
         "COREPACK_ENABLE_AUTO_PIN": "0",
         "NoDefaultCurrentDirectoryInExePath": "1",
-        "PWD": working_dir(session),
+        "PWD": pwd,
     })
     if level is not None:
         env["CLAUDE_EFFORT"] = level
@@ -154,7 +156,12 @@ def working_dir(session: SessionInfo) -> str:
     the temp dir."""
     if os.path.isdir(session.cwd):  # the usual case: one stat
         return session.cwd
-    for candidate in (session.project_dir, os.path.expanduser("~"), tempfile.gettempdir()):
+    for candidate in _fallbacks(session):
         if candidate and os.path.isdir(candidate):
             return candidate
     return session.cwd
+
+
+def _fallbacks(session: SessionInfo) -> tuple[str, ...]:
+    """Where Claude Code runs a hook whose cwd is gone, in order."""
+    return (session.project_dir, os.path.expanduser("~"), tempfile.gettempdir())
