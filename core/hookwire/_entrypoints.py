@@ -246,7 +246,9 @@ def _read(path: str) -> str:
 
 def _parse(text: str, info: str) -> list[EntryPoint]:
     """The entry points of hookwire's groups in an ``entry_points.txt`` (importlib.metadata's
-    reading of it; a line without ``=`` is skipped where importlib.metadata would raise)."""
+    reading of it). A line of hookwire's groups without ``=`` is skipped with a warning that
+    names it, where importlib.metadata would raise and lose every entry point: a plugin that
+    does not load must not go unnoticed."""
     found: list[EntryPoint] = []
     dist = Dist(info)
     group = None
@@ -256,9 +258,13 @@ def _parse(text: str, info: str) -> list[EntryPoint]:
             continue
         if line.startswith("[") and line.endswith("]"):
             group = line.strip("[]")
-        elif group in GROUPS and "=" in line:
-            name, _, value = line.partition("=")
-            found.append(EntryPoint(name.strip(), value.strip(), group, dist))
+        elif group in GROUPS:
+            name, sep, value = line.partition("=")
+            if sep:
+                found.append(EntryPoint(name.strip(), value.strip(), group, dist))
+            else:
+                log().warning("%s: entry point %r of [%s] has no '=': not loaded",
+                              os.path.join(info, "entry_points.txt"), line, group)
     return found
 
 

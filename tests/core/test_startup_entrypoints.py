@@ -91,10 +91,14 @@ def test_the_scan_matches_importlib_metadata_on_odd_distributions(tmp_path: Path
         ("hookwire.plugins", "z", "zz:p", "Zipped", "4.2")]
 
 
-def test_a_line_without_a_value_is_skipped() -> None:
+def test_a_line_without_a_value_is_skipped_and_said(caplog: pytest.LogCaptureFixture) -> None:
     # importlib.metadata raises on it, for every entry point of every distribution
-    found = _entrypoints._parse("[hookwire.plugins]\nno value here\nok = m:p\n", "x.dist-info")
+    with caplog.at_level("WARNING", logger="hookwire"):
+        found = _entrypoints._parse("[hookwire.plugins]\nno value here\nok = m:p\n"
+                                    "[other.group]\nnot ours\n", "x.dist-info")
     assert [(e.name, e.value) for e in found] == [("ok", "m:p")]
+    [record] = caplog.records
+    assert "'no value here'" in record.getMessage() and "x.dist-info" in record.getMessage()
 
 
 def test_an_entry_point_loads_its_attribute_path(tmp_path: Path,
