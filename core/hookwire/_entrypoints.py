@@ -237,11 +237,18 @@ def _read(path: str) -> str:
         chunks = []
         while chunk := os.read(fd, 65536):
             chunks.append(chunk)
-        return b"".join(chunks).decode("utf-8")
-    except (OSError, UnicodeDecodeError):  # IsADirectoryError: an egg-info folder
+    except OSError:  # IsADirectoryError: an egg-info folder
         return ""
     finally:
         os.close(fd)
+    data = b"".join(chunks)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if b"[hookwire." in data:  # a dialect or plugin would be lost without a word
+            log().warning("%s is not UTF-8 (%s): its hookwire entry points are not loaded",
+                          path, exc)
+        return ""
 
 
 def _parse(text: str, info: str) -> list[EntryPoint]:

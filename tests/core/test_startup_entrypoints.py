@@ -138,3 +138,12 @@ def test_loaded_entry_points_name_their_distribution() -> None:
     loaded = {lo.name: lo for lo in Kernel().loaded}
     assert (loaded["runlog"].dist, loaded["runlog"].version) == ("hookwire", __version__)
     assert loaded["claude"].group == "hookwire.dialects"
+
+
+def test_an_entry_points_file_that_is_not_utf8_is_said(tmp_path: Path,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
+    bad = tmp_path / "entry_points.txt"
+    bad.write_bytes(b"[hookwire.plugins]\nx = m:p  # \xff\n")
+    with caplog.at_level("WARNING", logger="hookwire"):
+        assert _entrypoints._read(str(bad)) == ""
+    assert "not UTF-8" in caplog.text and str(bad) in caplog.text
