@@ -81,7 +81,7 @@ class Dispatcher:
         self.file_shell_elision: bool | None = None
         self.session_shell_elision: weakref.WeakKeyDictionary[Session, bool] = (
             weakref.WeakKeyDictionary())
-        self._sources: dict[tuple[int, int, str], tuple[HookEntry, Dialect, Source]] = {}
+        self._sources = _plans.PlanCache()  # (entry, dialect, native) -> its Source
 
     def set_shell_elision(self, session: Session, elision: bool | None) -> Session:
         """Give ``session`` its own shell elision choice (``None``: none of its own)."""
@@ -239,17 +239,8 @@ class Dispatcher:
 
     def _source(self, entry: HookEntry, dialect: Dialect, native: str) -> Source:
         """The :class:`Source` naming ``entry``'s answers (one per entry and native event)."""
-        key = (id(entry), id(dialect), native)
-        hit = self._sources.get(key)
-        # the entry and dialect are kept alive here, so their ids are not reused meanwhile
-        if hit is not None and hit[0] is entry and hit[1] is dialect:
-            return hit[2]
-        source = Source(kind=SourceKind.HOOK, name=entry.display, dialect=dialect.name,
-                        event=native)
-        if len(self._sources) >= 4096:
-            self._sources.clear()
-        self._sources[key] = (entry, dialect, source)
-        return source
+        return self._sources.get(entry, dialect, native, lambda: Source(
+            kind=SourceKind.HOOK, name=entry.display, dialect=dialect.name, event=native))
 
     async def _run_hook(self, dialect: Dialect, native: str, entry: HookEntry,
                         event: SeamEvent, session: Session) -> tuple[Answer, HookReport]:

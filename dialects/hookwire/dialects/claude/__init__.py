@@ -34,8 +34,6 @@ from hookwire.dialects.claude import payload as _payload
 from hookwire.dialects.claude import rules as _rules
 from hookwire.dialects.claude import tools as _tools
 from hookwire.dialects.claude.events import (
-    DEFAULT_TIMEOUT,
-    EVENT_TIMEOUTS,
     EVENTS,
     NARROW_MATCHER_EVENTS,
     SESSION_END_BUDGET,
@@ -289,15 +287,13 @@ class ClaudeDialect(Dialect):
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
         stdin = _payload.encode(_payload.build(event, native, session))
+        plan = _env.plan(entry, event, native, session)
         handler = handler_of(entry)
         if handler.type != "http":
-            return Command(stdin=stdin, **_env.plan(entry, event, native, session))
-        timeout = entry.timeout if entry.timeout is not None else EVENT_TIMEOUTS.get(
-            native, DEFAULT_TIMEOUT)
-        common: dict[str, Any] = {
-            "stdin": stdin, "env": _env.environment(entry, event, native, session),
-            "cwd": _env.working_dir(session), "timeout": timeout,
-        }
+            return Command(stdin=stdin, **plan)
+        # the helper process runs in the cwd found now: it sends a request, no chdir matters
+        common: dict[str, Any] = {"stdin": stdin, "env": plan["env"],
+                                  "cwd": _env.working_dir(session), "timeout": plan["timeout"]}
         return _http_command(entry, handler, common)
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,

@@ -29,7 +29,7 @@ from hookwire.dialects.claude.events import (
 )
 from hookwire.dialects.claude.handler import handler_of
 from hookwire.events import SeamEvent
-from hookwire.runner import Outcome, OutcomeKind
+from hookwire.runner import Outcome, OutcomeKind, PlanCache
 from hookwire.verdicts import Answer, Context, Decision, Halt, Source, SourceKind
 from hookwire.wire import parse_json
 
@@ -130,10 +130,9 @@ def parse_stdout(stdout: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-#: (entry id, native event, label) -> (the entry, its command text, the Source of its answers,
-#: Claude Code's hook name): the same for every run of the entry (the entry is kept alive, so
-#: its id is not reused while the slot stands).
-_NAMES: dict[tuple[int, str, str | None], tuple[HookEntry, str, Source, str]] = {}
+#: Per (entry, native event, label): its command text, the Source of its answers and Claude
+#: Code's hook name, the same for every run of the entry.
+_NAMES = PlanCache()
 
 
 class Interpreter:
@@ -146,16 +145,10 @@ class Interpreter:
         label = self._label()
         if label is not None and type(label) is not str:
             label = str(label)  # as the f-string of hook_name would print it; hashable
-        key = (id(entry), native, label)
-        hit = _NAMES.get(key)
-        if hit is None or hit[0] is not entry:
-            cmd = entry.display
-            if len(_NAMES) >= 4096:
-                _NAMES.clear()
-            hit = _NAMES[key] = (entry, cmd, Source(kind=SourceKind.HOOK, name=cmd,
-                                                    dialect="claude", event=native),
-                                 hook_name(native, label))
-        _, self.cmd, self.source, self.name = hit
+        self.cmd, self.source, self.name = _NAMES.get(
+            entry, _NAMES, (native, label), lambda: (
+                entry.display, Source(kind=SourceKind.HOOK, name=entry.display,
+                                      dialect="claude", event=native), hook_name(native, label)))
 
     def _label(self) -> str | None:
         if self.native in TOOL_EVENTS:
