@@ -200,6 +200,7 @@ def _read_data(raw: str) -> dict[str, Any]:
 def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
     import anyio
 
+    from hookwire.dialect import ProblemKind
     from hookwire.errors import ConfigError
     from hookwire.kernel import Kernel
 
@@ -219,8 +220,13 @@ def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
     _eventcheck.check(event)
     # a file named on the command line is consented to: its hooks run as user-authored
     result = kernel.add_config(args.dialect, config)
+    # The file was named on the command line: one its dialect cannot read is unusable input
+    # (exit 2), whichever dialect reports it as a problem rather than raising. Lesser problems
+    # are not printed here: the session logs each one once when it starts.
     for problem in result.problems:
-        sys.stderr.write(f"hookwire: {problem.severity}: {problem}\n")
+        if problem.severity == "error" and problem.kind is ProblemKind.CONFIG:
+            raise ConfigError(problem.message, file=problem.location.file,
+                              line=problem.location.line, event=problem.event)
 
     def pick(flag: str | None, key: str) -> str | None:
         value = flag if flag is not None else data.get(key)

@@ -138,7 +138,12 @@ def run_demo(*, keep: bool = False, as_json: bool = False, out: TextIO | None = 
     if "claude" not in kernel.dialects:
         for err in kernel.load_errors:
             out.write(f"hookwire demo: {err}\n")
-        out.write("hookwire demo: the claude dialect is not installed\n")
+        from hookwire._entrypoints import DIALECT_GROUP
+        from hookwire.errors import UnknownDialectError
+
+        disabled = (DIALECT_GROUP, "claude") in kernel.registry.disabled
+        problem = UnknownDialectError("claude", list(kernel.dialects), disabled=disabled)
+        out.write(f"hookwire demo: needs the claude dialect: {problem}\n")
         return 1
     root = Path(tempfile.mkdtemp(prefix="hookwire-demo-"))
     try:
