@@ -287,3 +287,15 @@ async def test_stop_failure_fires_when_the_model_fails_after_retries(tmp_path: P
     assert result.terminal_reason == "model_error"
     assert failures == [("server_error", "overloaded")] and stops == []
     assert len(model.requests) == 3
+
+
+@pytest.mark.anyio
+async def test_shell_tool_shows_the_model_both_streams_when_the_command_succeeds(
+        tmp_path: Path) -> None:
+    kernel = Kernel(load_entry_points=False)
+    model = ScriptedModel([bash("echo on-stdout; echo 'fatal: on-stderr' >&2; exit 0"),
+                           ModelTurn(text="done")])
+    async with Agent(kernel, model, cwd=str(tmp_path)) as agent:
+        await agent.run("go")
+    sent = [m.content for m in model.requests[1] if m.role == "tool"]
+    assert sent == ["on-stdout\nfatal: on-stderr"]

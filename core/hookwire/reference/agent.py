@@ -392,7 +392,10 @@ def _render_turn(turn: ModelTurn) -> str:
 
 def _render_result(result: Any) -> str:
     if isinstance(result, Mapping) and "stdout" in result:
-        return str(result["stdout"])
+        # both streams, as Claude Code and Codex show a shell command's output (git's
+        # ``fatal: ...`` goes to stderr even when the command exits 0)
+        streams = (str(result["stdout"]), str(result.get("stderr") or ""))
+        return "\n".join(part for part in streams if part)
     if isinstance(result, Mapping) and "file" in result:
         return str(result["file"].get("content", ""))
     return str(result)

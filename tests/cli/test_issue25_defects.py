@@ -1,0 +1,43 @@
+"""The eight small defects of issue #25, each found by trying hookwire as a new user would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def _cli(*args: str, env: dict[str, str] | None = None,
+         cwd: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hookwire.cli", *args], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, **(env or {})}, cwd=cwd)
+
+
+def test_demo_with_claude_disabled_says_disabled_not_missing() -> None:
+    proc = _cli("demo", env={"HOOKWIRE_DISABLE_PLUGINS": "claude"})
+    assert proc.returncode == 1
+    assert "not installed" not in proc.stdout
+    assert "'claude' is disabled by HOOKWIRE_DISABLE_PLUGINS" in proc.stdout
+
+
+def test_fire_on_a_codex_file_it_cannot_read_exits_2_and_says_so_once(tmp_path) -> None:
+    deep = tmp_path / "hooks.json"
+    deep.write_text('{"hooks":' + "[" * 100_000 + "]" * 100_000 + "}")
+    data = '{"tool_name": "Bash", "tool_input": {"command": "ls"}}'
+    for dialect in ("codex", "claude"):
+        proc = _cli("fire", "PreToolUse", "--dialect", dialect, "--config", str(deep),
+                    "--data", data)
+        assert proc.returncode == 2, (dialect, proc.stdout, proc.stderr)
+        assert proc.stdout == ""  # no verdict for a config that was never read
+        assert proc.stderr.count("nested deeper than") == 1, proc.stderr
+        assert "WARNING" not in proc.stderr
+
+
+def test_fire_prints_each_config_warning_once(tmp_path) -> None:
+    config = tmp_path / "hooks.json"
+    config.write_text('{"hooks": {"PreToolUse": [{"matcher": "(", "hooks": [{"type": "command",'
+                      ' "command": "true"}]}]}}')
+    proc = _cli("fire", "PreToolUse", "--dialect", "codex", "--config", str(config),
+                "--data", '{"tool_name": "Bash", "tool_input": {"command": "ls"}}')
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count('invalid matcher "("') == 1, proc.stderr
