@@ -106,6 +106,9 @@ def _hook(hook: Any, at: DocPath) -> Problems:
     if not hook.command:
         errors.append(("`command` must be a non-empty list of non-empty strings (an argv; "
                        "shell text is not accepted)", (*at, "command")))
+    if hook.command and hook.command[0] and not hook.command[0].strip():
+        errors.append((f"the program (argv[0]) is blank: {hook.command[0]!r} names no file",
+                       (*at, "command", 0)))
     for j, arg in enumerate(hook.command):
         if not arg:
             errors.append(("argv elements must not be empty", (*at, "command", j)))

@@ -267,6 +267,14 @@ def _kind(value: Any) -> str:
 # -- the converter --------------------------------------------------------------------------------
 
 
+class _LiteralError(ValueError):
+    """A value outside a field's fixed choices; the message names both."""
+
+    def __init__(self, value: Any, allowed: tuple[Any, ...]) -> None:
+        choices = " or ".join(repr(a) for a in allowed)
+        super().__init__(f"must be {choices}, not {_shown(value)}")
+
+
 def _strict(*types: type, what: str) -> Any:
     def hook(value: Any, _: Any) -> Any:
         if type(value) not in types:
@@ -291,6 +299,21 @@ def make_converter() -> cattrs.Converter:
     conv.register_structure_hook(int, _strict(int, what="an integer"))
     conv.register_structure_hook(
         float, lambda v, t: float(_strict(int, float, what="a number")(v, t)))
+
+    def is_literal(t: Any) -> bool:
+        return get_origin(t) is Literal
+
+    def literal_factory(t: Any) -> Any:
+        allowed = get_args(t)
+
+        def structure(value: Any, _: Any) -> Any:
+            # exact types: `true` is not 1; the value is named (``type: wasm`` says "wasm")
+            if not any(type(value) is type(a) and value == a for a in allowed):
+                raise _LiteralError(value, allowed)
+            return value
+        return structure
+
+    conv.register_structure_hook_factory(is_literal, literal_factory)
 
     def is_tuple(t: Any) -> bool:
         return get_origin(t) is tuple
@@ -335,6 +358,8 @@ def _format(exc: BaseException, type_: Any) -> str:
             repr(k) for k in sorted(exc.extra_fields))
     if isinstance(exc, KeyError):
         return "required field missing"
+    if isinstance(exc, _LiteralError):
+        return str(exc)
     literal = type_ if get_origin(type_) is Literal else next(
         (t for t in get_args(type_) if get_origin(t) is Literal), None)
     if literal is not None and not isinstance(exc, TypeError):
