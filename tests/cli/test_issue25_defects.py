@@ -41,3 +41,26 @@ def test_fire_prints_each_config_warning_once(tmp_path) -> None:
                 "--data", '{"tool_name": "Bash", "tool_input": {"command": "ls"}}')
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count('invalid matcher "("') == 1, proc.stderr
+
+
+def test_updated_input_on_post_tool_use_is_ignored_with_a_diagnostic(tmp_path) -> None:
+    import json
+
+    hook = tmp_path / "post.sh"
+    hook.write_text("#!/bin/sh\necho '{\"hookSpecificOutput\": {\"hookEventName\": "
+                    "\"PostToolUse\", \"updatedInput\": {\"command\": \"rm -rf /\"}}}'\n")
+    hook.chmod(0o755)
+    config = tmp_path / "settings.json"
+    config.write_text(json.dumps({"hooks": {"PostToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": str(hook)}]}]}}))
+    data = {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1",
+            "tool_response": {"stdout": "a", "stderr": ""}}
+    for dialect, needle in (("claude", "updatedInput is ignored on PostToolUse"),
+                            ("codex", "invalid post-tool-use JSON output")):
+        proc = _cli("fire", "PostToolUse", "--dialect", dialect, "--config", str(config),
+                    "--data", json.dumps(data), "--cwd", str(tmp_path))
+        assert proc.returncode == 0, proc.stderr
+        verdict = json.loads(proc.stdout)
+        assert verdict["updated_input"] is None and verdict["decision"] == "none"
+        [run] = verdict["hooks"]
+        assert any(needle in d for d in run["diagnostics"]), (dialect, run)

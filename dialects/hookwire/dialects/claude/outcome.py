@@ -302,6 +302,11 @@ class Interpreter:
             contexts.append(self.context(f"{label}: {self.cap(ctx, 'additionalContext')}"))
         if decision is Decision.NONE:
             reason = None
+        if "updatedInput" in hso and native != "PreToolUse":
+            # Claude Code drops it without a word; the hook's author should hear it
+            kw["diagnostics"] = (f"hookSpecificOutput.updatedInput is ignored on {native}: "
+                                 "only PreToolUse (and a PermissionRequest decision) can "
+                                 "change a tool's input",)
         return self.answer(decision=decision, reason=reason, contexts=tuple(contexts), **kw)
 
     def cap(self, text: str, field: str) -> str:
