@@ -251,9 +251,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             "unread": [{"dialect": d, "path": str(p)} for d, p in foreign],
         }, indent=2, ensure_ascii=False))
     else:
-        shown = {k: n for k, n in counts.items() if n or k in STATUSES[:4]}
-        print(f"{sum(counts.values())} hooks for host {host.name}: "
-              + ", ".join(f"{n} {k}" for k, n in shown.items()))
+        # only the statuses that occur: a script grepping for "untrusted" must not match
+        # "0 untrusted" (scripts should read --json)
+        total = sum(counts.values())
+        shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+        print(f"{total} hook{'s' * (total != 1)} for host {host.name}"
+              + (f": {shown}" if shown else ""))
     if counts["invalid"] or (args.strict and not_running):
         return EXIT_PROBLEMS
     return EXIT_OK

@@ -64,3 +64,22 @@ def test_updated_input_on_post_tool_use_is_ignored_with_a_diagnostic(tmp_path) -
         assert verdict["updated_input"] is None and verdict["decision"] == "none"
         [run] = verdict["hooks"]
         assert any(needle in d for d in run["diagnostics"]), (dialect, run)
+
+
+def test_check_summary_names_only_the_statuses_that_occur(tmp_path) -> None:
+    (tmp_path / ".hookwire").mkdir()
+    ok = tmp_path / "ok.sh"
+    ok.write_text("#!/bin/sh\nexit 0\n")
+    ok.chmod(0o755)
+    (tmp_path / ".hookwire" / "hooks.yaml").write_text(
+        "hooks:\n"
+        f"  - {{dialect: claude, event: PreToolUse, type: command, command: [{ok}]}}\n"
+        "  - {dialect: claude, event: PreToolUse, type: command, command: [./gone.sh]}\n")
+    proc = _cli("check", cwd=str(tmp_path), env={"HOME": str(tmp_path),
+                                                 "XDG_CONFIG_HOME": str(tmp_path / "cfg")})
+    summary = proc.stdout.splitlines()[-1]
+    assert summary.startswith("2 hooks for host reference: "), proc.stdout
+    counts = dict(reversed(part.split(" ", 1)) for part in summary.split(": ", 1)[1].split(", "))
+    assert counts["missing"] == "1"
+    assert all(int(n) > 0 for n in counts.values()), summary  # never "0 untrusted"
+    assert sum(int(n) for n in counts.values()) == 2
