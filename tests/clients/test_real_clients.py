@@ -49,6 +49,8 @@ with open(os.environ["HOOKWIRE_TEST_LOG"], "a") as fh:
     fh.write(json.dumps({{"event": payload["event"], "native": payload["client"]["event"],
                          "client": payload["client"]["name"],
                          "tool": (payload.get("tool") or {{}}).get("name")}}) + "\\n")
+if payload["event"] in os.environ.get("HOOKWIRE_TEST_CONTEXT", "").split(","):
+    print(json.dumps({{"context": "hookwire-context-" + payload["event"]}}))
 """
 
 
@@ -72,6 +74,9 @@ class Run:
     #: expected events the client runs in a detached process it does not wait for: the test
     #: waits for them (up to DETACHED_WAIT seconds) after the client exits
     detached: tuple[str, ...] = ()
+    #: the events whose context result docs/install.md says reach the model ("context results
+    #: on"): their handler answers with a marker that must appear in a later model request
+    context: tuple[str, ...] = ()
 
 
 # -- per client -----------------------------------------------------------------------------
@@ -235,13 +240,16 @@ RUNS = {
     "claude-code": Run(
         "claude-code", "@anthropic-ai/claude-code", "2.1.332", "claude", _claude_setup,
         lambda home, project: ["-p", PROMPT, "--allowedTools", "Bash",
-                               "--output-format", "text"]),
+                               "--output-format", "text"],
+        context=("session-start", "turn-start", "pre-tool-use", "post-tool-use")),
     "codex": Run(
         "codex", "@openai/codex", "0.171.0", "codex", _codex_setup,
-        lambda home, project: ["exec", "--skip-git-repo-check", PROMPT]),
+        lambda home, project: ["exec", "--skip-git-repo-check", PROMPT],
+        context=("session-start", "turn-start", "post-tool-use")),
     "gemini-cli": Run(
         "gemini-cli", "@google/gemini-cli", "0.61.0", "gemini", _gemini_setup,
-        lambda home, project: ["-p", PROMPT, "--yolo", "--model", "gemini-2.5-flash"]),
+        lambda home, project: ["-p", PROMPT, "--yolo", "--model", "gemini-2.5-flash"],
+        context=("session-start", "turn-start", "post-tool-use")),
     "copilot-cli": Run(
         "copilot-cli", "@github/copilot", "1.0.102", "copilot", _copilot_setup,
         lambda home, project: ["-p", PROMPT, "--allow-all-tools", "--no-auto-update"]),
@@ -263,6 +271,8 @@ RUNS = {
         expected=("session-start", "pre-tool-use", "post-tool-use", "turn-end"),
         # TaskComplete hooks are spawned detached and not awaited (detachAsyncHooks)
         detached=("turn-end",),
+        # a TaskStart context result never reached the model in 3.0.65; PostToolUse's did
+        context=("post-tool-use",),
         # the PostHog feature-flag poll (data.cline.bot), made whatever telemetryOptOut says
         refused=("CONNECT data.cline.bot:443",)),
     # 0.73.1: the last release under this name; its successor (@earendil-works/pi-coding-agent
@@ -317,14 +327,15 @@ def hookwire(verb: str, name: str, plugin: Path, env: Mapping[str, str]) -> str:
     return proc.stdout
 
 
-def make_plugin(root: Path, log: Path) -> Path:
+def make_plugin(root: Path, log: Path, context: tuple[str, ...] = ()) -> Path:
     (root / "bin").mkdir(parents=True)
     rec = root / "bin" / "rec"
     rec.write_text(RECORDER.format(python=sys.executable))
     rec.chmod(0o755)
     (root / "plugin.json").write_text(json.dumps({"name": "six-events", "version": "1.0.0"}))
-    env = {"HOOKWIRE_TEST_LOG": str(log)}
-    hooks = {e: [{"command": "./bin/rec", "env": env}] for e in EVENTS}
+    env = {"HOOKWIRE_TEST_LOG": str(log), "HOOKWIRE_TEST_CONTEXT": ",".join(context)}
+    hooks = {e: [{"command": "./bin/rec", "env": env,
+                  **({"result": "context"} if e in context else {})}] for e in EVENTS}
     (root / "hooks.json").write_text(json.dumps({
         "$schema": "https://hookwire.dev/schemas/portable-hooks/0.1.0/hooks.schema.json",
         "hooks": hooks}, indent=2))
@@ -361,7 +372,7 @@ def test_real_client(name: str, tmp_path: Path, model: Any) -> None:
     home.mkdir()
     project.mkdir()
     log, user_log = tmp_path / "events.jsonl", tmp_path / "user-hook.log"
-    plugin = make_plugin(tmp_path / "plugin", log)
+    plugin = make_plugin(tmp_path / "plugin", log, run.context)
     user_hook = f"echo user-hook >> {shlex.quote(str(user_log))}"
 
     env = base_env(home, model.url)
@@ -415,6 +426,12 @@ def test_real_client(name: str, tmp_path: Path, model: Any) -> None:
     assert sequence == [e for e in run.expected if e in sequence], report
     assert user_log.exists() and "user-hook" in user_log.read_text(), report
     assert [e["tool"] for e in events if e["event"] == "pre-tool-use"] != [None]
+    # every context result the docs say reaches the model is in a request the model got
+    sent = json.dumps([body for _, _, body in model.requests])
+    print(f"{name}: context reached the model for "
+          f"{[e for e in run.context if f'hookwire-context-{e}' in sent]} of {run.context}")
+    assert [e for e in run.context if e in sequence and f"hookwire-context-{e}" not in sent
+            ] == [], report
 
     # uninstall after the run: the client's own files stay, hookwire's go, its edits revert
     ran = snapshot(home, project)
