@@ -168,9 +168,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _anthropic(self, body: dict[str, Any]) -> None:
         messages = body.get("messages") or []
-        last = messages[-1].get("content") if messages else None
-        answered = isinstance(last, list) and any(
-            isinstance(b, dict) and b.get("type") == "tool_result" for b in last)
+        # answered once any tool result is in the conversation: a hook's context may follow
+        # the result (in its message or a later one)
+        answered = any(isinstance(m, dict) and isinstance(m.get("content"), list) and any(
+            isinstance(b, dict) and b.get("type") == "tool_result" for b in m["content"])
+            for m in messages)
         tools = {t.get("name"): t for t in body.get("tools") or [] if isinstance(t, dict)}
         model = body.get("model", "mock-model")
         if "Bash" in tools and not answered:
@@ -248,8 +250,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _gemini(self, body: dict[str, Any], stream: bool) -> None:
         contents = body.get("contents") or []
-        last = contents[-1].get("parts") if contents else []
-        answered = any(isinstance(p, dict) and "functionResponse" in p for p in last or [])
+        answered = any(isinstance(p, dict) and "functionResponse" in p
+                       for c in contents if isinstance(c, dict) for p in c.get("parts") or [])
         decls = {d.get("name"): d for t in body.get("tools") or [] if isinstance(t, dict)
                  for d in t.get("functionDeclarations") or []}
         if "run_shell_command" in decls and not answered:
@@ -282,7 +284,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chat(self, body: dict[str, Any]) -> None:
         messages = body.get("messages") or []
-        answered = bool(messages) and messages[-1].get("role") == "tool"
+        answered = any(isinstance(m, dict) and m.get("role") == "tool" for m in messages)
         tools = {(t.get("function") or {}).get("name"): t.get("function") or {}
                  for t in body.get("tools") or [] if isinstance(t, dict)}
         shell = next((n for n in SHELL_TOOLS if n in tools), None)
