@@ -29,21 +29,21 @@ class OutcomeKind(enum.StrEnum):
 
 
 class Environment(Mapping[str, str]):
-    """A hook's complete environment, immutable and encoded once (``NAME=value`` bytes), so
+    """A hook's complete environment, immutable and encoded once (names and values as bytes), so
     a spawn plan reused for every call of a hook pays for the encoding once, not per run."""
 
-    __slots__ = ("_items", "encoded")
+    __slots__ = ("_items", "as_bytes")
 
     def __init__(self, items: Mapping[str, str]) -> None:
         self._items = dict(items)
-        encoded = []
+        as_bytes: dict[bytes, bytes] = {}
         for name, value in self._items.items():
             key = os.fsencode(name)
             if b"=" in key:
                 raise ValueError(f"illegal environment variable name {name!r}")
-            encoded.append(key + b"=" + os.fsencode(value))
-        #: What ``execve`` gets.
-        self.encoded: tuple[bytes, ...] = tuple(encoded)
+            as_bytes[key] = os.fsencode(value)
+        #: The variables as bytes, for ``Popen(env=...)``: it finds them encoded already.
+        self.as_bytes: dict[bytes, bytes] = as_bytes
 
     def __getitem__(self, name: str) -> str:
         return self._items[name]

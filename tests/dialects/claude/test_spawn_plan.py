@@ -48,7 +48,7 @@ def test_the_environment_is_encoded_once_per_entry_and_session(tmp_path: Path) -
     event = ev.ToolPre(tool_name="Bash", tool_input={})
     env = environment(entry, event, "PreToolUse", info)
     assert isinstance(env, Environment) and env is environment(entry, event, "PreToolUse", info)
-    assert f"PWD={tmp_path}".encode() in env.encoded
+    assert env.as_bytes[b"PWD"] == str(tmp_path).encode()
     moved = SessionInfo(session_id="s", cwd="/", project_dir=str(tmp_path))
     assert environment(entry, event, "PreToolUse", moved)["PWD"] == "/"
     start = environment(entry, ev.SessionStart(source="startup"), "SessionStart", info)
