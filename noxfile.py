@@ -1,10 +1,17 @@
-"""nox sessions: ``tests``, ``lint``, ``typecheck``, ``docs``, ``wheel`` (and, not by default,
-``fuzz`` and ``clients``).
+"""nox sessions: ``tests`` (one per supported Python), ``lint``, ``typecheck``, ``docs``,
+``wheel`` (and, not by default, ``ci``, ``fuzz`` and ``clients``).
 
     nox                 # every session
+    nox -s ci           # what .ci/run runs: the whole suite on every supported Python at once
+    nox -s tests-3.13   # the suite on one Python
     nox -s wheel        # build sdist + wheel, install into a clean venv, load the entry points
     nox -s clients      # install into the real client CLIs and run them offline (tests/clients)
-    nox -s tests -- -m "not slow" -x
+    nox -s tests-3.11 -- -m "not slow" -x
+
+Interpreters are found on ``PATH`` and, where pyenv keeps them, in ``$PYENV_ROOT/versions``.
+``ci`` runs one ``tests-<python>`` session per supported Python concurrently (the suite mostly
+waits on hook processes: three runs take about as long as one on two cores) from one wheel
+built once; a Python that is missing is reported, and fails the run when ``CI`` is set.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tarfile
 import tempfile
 import zipfile
@@ -32,11 +41,79 @@ LINTED = (*SLICES, "tests", "benchmarks", "noxfile.py")
 GROUPS = ("hookwire.dialects", "hookwire.plugins")
 
 
-@nox.session
+#: The Pythons pyproject.toml declares; each gets the whole suite.
+PYTHONS = ("3.11", "3.12", "3.13")
+#: The extras the suite runs with: the test tools and every runtime adapter that shares a venv.
+TEST_EXTRAS = "test,pydantic-ai,langchain,openai-agents"
+
+
+def _python(version: str) -> str | None:
+    """The interpreter of ``version``: pyenv's newest install of it, else one on PATH that is
+    not a pyenv shim (a shim answers only for the versions pyenv has selected)."""
+    versions = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+    for folder in sorted(versions.glob(f"{version}.*"), reverse=True):
+        if (folder / "bin" / f"python{version}").exists():
+            return str(folder / "bin" / f"python{version}")
+    found = shutil.which(f"python{version}")
+    return found if found and "shims" not in Path(found).parts else None
+
+
+def _find_pythons() -> None:
+    """Put each supported interpreter's folder first on PATH, so nox finds it."""
+    folders = [str(Path(p).parent) for p in map(_python, PYTHONS) if p]
+    os.environ["PATH"] = os.pathsep.join([*dict.fromkeys(folders),
+                                          os.environ.get("PATH", "")])
+
+
+_find_pythons()
+
+
+@nox.session(python=list(PYTHONS))
 def tests(session: nox.Session) -> None:
-    """The test suite against a regular (non-editable) install."""
-    session.install(".[test]")
-    session.run("pytest", *session.posargs)
+    """The test suite against a regular (non-editable) install, with the runtime adapters'
+    extras; ``HOOKWIRE_WHEEL`` installs that wheel instead of building the tree again."""
+    wheel = os.environ.get("HOOKWIRE_WHEEL")
+    session.install(f"{wheel or '.'}[{TEST_EXTRAS}]")
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", *session.posargs)
+
+
+@nox.session(python=False)
+def ci(session: nox.Session) -> None:
+    """The whole suite on every supported Python, concurrently: one wheel is built, then each
+    ``tests-<python>`` session runs in its own process; their output is printed in order and
+    the run fails when any of them fails (or, with ``CI`` set, when a Python is missing)."""
+    missing = [v for v in PYTHONS if _python(v) is None]
+    for version in missing:
+        session.warn(f"Python {version} not found: its tests do not run here")
+    if missing and os.environ.get("CI"):
+        session.error(f"CI needs every supported Python; missing: {', '.join(missing)}")
+    dist = Path(tempfile.mkdtemp(prefix="hookwire-ci-"))
+    try:
+        session.run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                    "--wheel-dir", str(dist), str(ROOT), external=True)
+        [wheel] = dist.glob("hookwire-*.whl")
+        env = {**os.environ, "HOOKWIRE_WHEEL": str(wheel)}
+        runs = {}
+        for version in (v for v in PYTHONS if v not in missing):
+            log = (dist / f"tests-{version}.log").open("w+")
+            runs[version] = (log, subprocess.Popen(
+                [sys.executable, "-m", "nox", "-f", str(ROOT / "noxfile.py"), "-s",
+                 f"tests-{version}", "--", *session.posargs],
+                stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT))
+        failed = []
+        for version, (log, proc) in runs.items():
+            code = proc.wait()
+            log.seek(0)
+            print(f"\n===== tests on Python {version}: exit {code} =====", flush=True)
+            print(log.read(), flush=True)
+            log.close()
+            if code:
+                failed.append(version)
+        if failed:
+            session.error(f"the suite failed on Python {', '.join(failed)}")
+        session.log(f"the suite passed on Python {', '.join(runs)}")
+    finally:
+        shutil.rmtree(dist, ignore_errors=True)
 
 
 @nox.session
