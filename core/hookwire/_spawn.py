@@ -30,6 +30,7 @@ def spawn(argv: Sequence[str], executable: str | None, env: Mapping[str, str] | 
           cwd: str | None, stdin: int, stdout: int, stderr: int) -> Process:
     """Start ``argv`` (``executable``: the file to run, default ``argv[0]`` searched on the
     environment's ``PATH``) with ``stdin``/``stdout``/``stderr`` as its 0-2, in a new session."""
+    environ: Mapping[bytes, bytes] | Mapping[str, str] | None
     if env is None:
         environ = None
     elif isinstance(env, Environment):

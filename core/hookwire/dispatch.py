@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from hookwire.session import Session
 
 log = logging.getLogger("hookwire")
+#: Outcomes in which a hook gave no answer at all, as said in its warning.
+_NO_ANSWER = {runner.OutcomeKind.FAILED_TO_START: "could not start",
+              runner.OutcomeKind.SIGNALED: "was killed by a signal",
+              runner.OutcomeKind.TIMED_OUT: "timed out"}
 
 #: Seams whose answers carry a tool input that chains from one contributor to the next.
 INPUT_SEAMS = frozenset({Seam.TOOL_PRE, Seam.APPROVE})
@@ -288,6 +292,14 @@ class Dispatcher:
             answer = Answer(diagnostics=(f"cannot interpret the outcome: {exc!r}",))
         if answer.source is KERNEL:
             answer = attrs.evolve(answer, source=source)
+        failed = _NO_ANSWER.get(outcome.kind)
+        if failed is None and command.shell is not None and outcome.exit_code in (126, 127):
+            failed = "could not start (its shell found no such command, or could not run it)"
+        if failed is not None and answer.decision is Decision.NONE:
+            # a guard that never answered checked nothing: say so where a person looks, not
+            # only in the verdict (the dialect's own words are its diagnostics)
+            log.warning("%s %s hook %s %s: %s", dialect.name, native, entry.display, failed,
+                        "; ".join(answer.diagnostics) or "no answer, the call went ahead")
         report = HookReport(
             dialect=dialect.name, event=native, command=source.name,
             outcome=outcome.kind.value, exit_code=outcome.exit_code, signal=outcome.signal,

@@ -58,6 +58,14 @@ class Subject:
     prompt: str = ""
 
 
+def no_approval_surface(reason: str | None) -> str:
+    """The refusal of an ``ask`` in a session with no way to ask anyone, worded as Claude Code
+    2.1.332 words it (``--permission-prompts none``), with the hook's reason."""
+    what = f" What required approval: {reason}" if reason else ""
+    return ("Permission for this tool use was denied. It requires approval, and this session "
+            f"has no approval surface.{what}")
+
+
 def render_context(context: Context) -> str:
     """hookwire's neutral form of a context: labelled with its source."""
     return f"[hookwire: context from {context.source.label()}]\n{context.text}"
@@ -146,5 +154,5 @@ def _part(verdict: Verdict, name: str | None, *, first: bool) -> Verdict:
         updated_output=verdict.updated_output if mine else None, halt=halt)
 
 
-__all__: Sequence[str] = ("ModelText", "Placement", "Subject", "neutral", "render",
-                          "render_context", "render_feedback")
+__all__: Sequence[str] = ("ModelText", "Placement", "Subject", "neutral", "no_approval_surface",
+                          "render", "render_context", "render_feedback")

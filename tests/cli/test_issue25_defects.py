@@ -83,3 +83,32 @@ def test_check_summary_names_only_the_statuses_that_occur(tmp_path) -> None:
     assert counts["missing"] == "1"
     assert all(int(n) > 0 for n in counts.values()), summary  # never "0 untrusted"
     assert sum(int(n) for n in counts.values()) == 2
+
+
+def test_a_hook_that_cannot_start_or_is_killed_is_a_logged_warning(tmp_path, caplog) -> None:
+    import json
+    import logging
+
+    import anyio
+
+    from hookwire import Kernel
+
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "/nonexistent/hook-binary"},
+        {"type": "command", "command": "kill -9 $$"}]}]}}))
+    kernel = Kernel()
+    kernel.add_config("claude", settings)
+
+    async def go() -> object:
+        async with kernel.session(cwd=str(tmp_path)) as session:
+            return await session.tool_pre("Bash", {"command": "ls"})
+
+    with caplog.at_level(logging.WARNING, logger="hookwire"):
+        verdict = anyio.run(go)
+    assert not verdict.denied  # Claude Code: non-blocking, the call goes ahead
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    nothing = "A hook gave no usable answer, so it didn't check this action."
+    assert any("/nonexistent/hook-binary could not start" in w and nothing in w
+               for w in warned), warned
+    assert any("kill -9 $$ was killed by a signal" in w and nothing in w for w in warned), warned

@@ -158,7 +158,9 @@ async def test_halt_ask_and_approval_paths(tmp_path: Path) -> None:
     async with Agent(kernel, model, cwd=str(tmp_path)) as agent:
         result = await agent.run("go")
     refused = result.tool_runs[0]
-    assert not refused.ran and "no approval surface" in (refused.error or "")
+    assert not refused.ran and refused.error == (  # Claude Code 2.1.332's wording
+        "Permission for this tool use was denied. It requires approval, and this session has "
+        "no approval surface. What required approval: needs a human")
     # the host's own approval path
     approvals: list[str | None] = []
     model = ScriptedModel([bash("ask echo x"), ModelTurn(text="done")])

@@ -151,3 +151,39 @@ async def test_a_host_can_choose_the_neutral_form(tmp_path: Path) -> None:
         await agent.run("go")
     [tool] = [m for m in model.requests[1] if m.role == "tool"]
     assert tool.content == f"[{deny}]: no\n"
+
+
+@pytest.mark.anyio
+async def test_claude_deny_without_a_reason_reads_blocked_by_hook(tmp_path: Path) -> None:
+    # Claude Code 2.1.332: `permissionDecision: "deny"` and no reason gives the model
+    # `PreToolUse:<tool> hook error: Blocked by hook`
+    deny = script(tmp_path, "deny.sh", """echo '{"hookSpecificOutput": {"hookEventName": """
+                  """"PreToolUse", "permissionDecision": "deny"}}'""")
+    model = ScriptedModel([bash("rm -rf build"), ModelTurn(text="ok")])
+    async with Agent(kernel(tmp_path, "claude", {"PreToolUse": ("Bash", deny)}), model,
+                     cwd=str(tmp_path)) as agent:
+        await agent.run("go")
+    [tool] = [m for m in model.requests[1] if m.role == "tool"]
+    assert tool.content == "PreToolUse:Bash hook error: Blocked by hook" and tool.is_error
+
+
+@pytest.mark.anyio
+async def test_claude_contexts_of_one_tool_call_are_one_message(tmp_path: Path) -> None:
+    # Claude Code 2.1.332: several additionalContexts of one call are one system message,
+    # labelled once, the texts joined with a newline in the order the hooks finished
+    def ctx(name: str, text: str, delay: str = "") -> str:
+        return script(tmp_path, name, delay + """echo '{"hookSpecificOutput": {"hookEventName":"""
+                      f""" "PreToolUse", "additionalContext": "{text}"}}}}'""")
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": ctx("one.sh", "CTX_ONE", "sleep 0.3\n")},
+        {"type": "command", "command": ctx("two.sh", "CTX_TWO")}]}]}}))
+    k = Kernel(load_entry_points=False)
+    k.add_dialect(ClaudeDialect())
+    k.add_config("claude", settings)
+    model = ScriptedModel([bash("echo hi"), ModelTurn(text="ok")])
+    async with Agent(k, model, cwd=str(tmp_path)) as agent:
+        await agent.run("go")
+    after = shown(model.requests[1])[2:]
+    assert after == [("tool", "hi"),
+                     ("system", "PreToolUse:Bash hook additional context: CTX_TWO\nCTX_ONE")]

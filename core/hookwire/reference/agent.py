@@ -30,7 +30,7 @@ from hookwire.reference.model import (
     TransientModelError,
 )
 from hookwire.reference.tools import Tool, ToolContext, ToolError, default_tools
-from hookwire.render import ModelText, Placement, Subject, render
+from hookwire.render import ModelText, Placement, Subject, no_approval_surface, render
 from hookwire.timeline import status_message
 from hookwire.verdicts import Decision, Halt, Verdict
 
@@ -337,9 +337,7 @@ class Agent:
             return True, dict(verdict.effective_input or effective), None
         if verdict.decision is Decision.DENY:
             return False, effective, verdict.reason or "denied by the approval hook"
-        return False, effective, (f"Permission for this tool use was denied: it requires "
-                                  f"approval and this session has no approval surface. "
-                                  f"{pre.reason or ''}").strip()
+        return False, effective, no_approval_surface(pre.reason)
 
     # -- messages ------------------------------------------------------------------------------
 

@@ -160,6 +160,9 @@ def test_killed_or_not_found_are_worded_as_claude_code_words_a_non_blocking_erro
         "/bin/sh: 1: /nope/hook: not found", NO_VERDICT_FAILED)
     assert run("PreToolUse", 1, stderr=b"oops").diagnostics == (
         "PreToolUse:Bash hook error: Failed with non-blocking status code: oops",)
+    # the text 2.1.332 gives for both, recorded for a SIGKILLed hook and /nonexistent/hook-binary
+    assert NO_VERDICT_FAILED == ("hook_no_verdict: A hook gave no usable answer, so it didn't "
+                                 "check this action.")
 
 
 def test_not_utf8_output_is_decoded_leniently() -> None:

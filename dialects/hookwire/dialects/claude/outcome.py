@@ -34,7 +34,10 @@ from hookwire.verdicts import Answer, Context, Decision, Halt, Source, SourceKin
 from hookwire.wire import parse_json
 
 NO_VERDICT = "hook_no_verdict: A hook didn't answer in time, so it didn't check this action."
-NO_VERDICT_FAILED = "hook_no_verdict: A hook failed, so it didn't check this action."
+NO_VERDICT_FAILED = ("hook_no_verdict: A hook gave no usable answer, so it didn't check this "
+                     "action.")
+#: The reason of a PreToolUse deny that gave none (``PreToolUse:<tool> hook error: <this>``).
+DENIED_NO_REASON = "Blocked by hook"
 NO_USABLE_ANSWER = "A hook gave no usable answer"
 #: additionalContext, systemMessage and plain stdout longer than this spill to a file.
 CONTEXT_CAP = 10_000
@@ -302,6 +305,8 @@ class Interpreter:
             contexts.append(self.context(f"{label}: {self.cap(ctx, 'additionalContext')}"))
         if decision is Decision.NONE:
             reason = None
+        elif native == "PreToolUse" and decision is Decision.DENY and not reason:
+            reason = DENIED_NO_REASON  # what Claude Code gives the model then (2.1.332)
         if "updatedInput" in hso and native != "PreToolUse":
             # Claude Code drops it without a word; the hook's author should hear it
             kw["diagnostics"] = (f"hookSpecificOutput.updatedInput is ignored on {native}: "

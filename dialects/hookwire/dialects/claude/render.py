@@ -2,7 +2,8 @@
 placement; ``docs/dialects/claude.md``, "What the model reads").
 
 * PreToolUse deny / exit 2: the tool result, an error: ``PreToolUse:Bash hook error: <reason>``;
-* tool-event ``additionalContext``: a system message right after the tool result;
+* tool-event ``additionalContext``: a system message right after the tool result, one for
+  all the hooks of the call (the texts joined with ``\\n``);
 * PostToolUse / PostToolUseFailure block: the tool result unchanged, then a system message
   ``PostToolUse:Bash hook blocking error from command: "<cmd>": <reason>``;
 * UserPromptSubmit block: no model request; the run's result
@@ -17,9 +18,16 @@ placement; ``docs/dialects/claude.md``, "What the model reads").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import attrs
+
 from hookwire.events import Seam
 from hookwire.render import ModelText, Placement, Subject
-from hookwire.verdicts import Decision, Reason, Source, Verdict
+from hookwire.verdicts import Context, Decision, Reason, Source, Verdict
+
+#: What separates the label of a tool event's ``additionalContext`` from its text.
+_CONTEXT_LABEL = " hook additional context: "
 
 #: The line Claude Code 2.1.332 puts before Stop hook feedback (verbatim).
 PREAMBLE = (
@@ -42,6 +50,24 @@ def _exit2(reason: Reason) -> bool:
     return reason.text.startswith(f"[{reason.source.name}]: ")
 
 
+def _joined(contexts: Sequence[Context]) -> list[Context]:
+    """Claude Code 2.1.332 gives the model one message for several ``additionalContext``s of
+    one tool call: the label once, the texts joined with ``\\n`` in finish order
+    (``PreToolUse:Bash hook additional context: CTX_TWO\\nCTX_ONE``). The message is
+    attributed to the first hook; each context stays apart, with its own hook, in the
+    verdict."""
+    out: list[Context] = []
+    label: str | None = None
+    for c in contexts:
+        head, sep, text = c.text.partition(_CONTEXT_LABEL)
+        if sep and label == head and out:
+            out[-1] = attrs.evolve(out[-1], text=f"{out[-1].text}\n{text}")
+            continue
+        label = head if sep else None
+        out.append(c)
+    return out
+
+
 def render(verdict: Verdict, subject: Subject) -> list[ModelText]:
     seam = verdict.seam
     out: list[ModelText] = []
@@ -57,7 +83,7 @@ def render(verdict: Verdict, subject: Subject) -> list[ModelText]:
         if verdict.decision in (Decision.DENY, Decision.BLOCK):
             add(f"PreToolUse:{subject.tool_name} hook error: {verdict.reason or ''}",
                 Placement.TOOL_RESULT, "tool", is_error=True)
-        for c in verdict.contexts:
+        for c in _joined(verdict.contexts):
             add(c.text, Placement.AFTER_TOOL_RESULT, source=c.source)
     elif seam in (Seam.TOOL_POST, Seam.TOOL_FAILURE):
         if verdict.updated_output is not None:
@@ -66,7 +92,7 @@ def render(verdict: Verdict, subject: Subject) -> list[ModelText]:
             for r in blocking:
                 add(f'{_NATIVE[seam]}:{subject.tool_name} hook blocking error from command: '
                     f'"{r.source.name}": {r.text}', Placement.AFTER_TOOL_RESULT, source=r.source)
-        for c in verdict.contexts:
+        for c in _joined(verdict.contexts):
             add(c.text, Placement.AFTER_TOOL_RESULT, source=c.source)
     elif seam is Seam.PROMPT_SUBMIT:
         if verdict.halt is not None:

@@ -84,12 +84,10 @@ from hookwire.plugins._adapters import (
     tool_result,
 )
 from hookwire.plugins.langchain.profile import PROFILE
-from hookwire.render import ModelText, Placement
+from hookwire.render import ModelText, Placement, no_approval_surface
 from hookwire.sync import SyncSession
 from hookwire.verdicts import Decision, Verdict
 
-_NO_SURFACE = ("Permission for this tool use was denied: it requires approval and this session "
-               "has no approval surface.")
 #: Marks the message a blocking tool-batch hook ended the loop with.
 _BLOCKED = "hookwire_tool_batch_blocked"
 #: Raised through the model call but not a failed model request.
@@ -408,7 +406,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             return True, dict(approval.effective_input or tool_input), None
         if approval.decision is Decision.DENY:
             return False, tool_input, approval.reason or "denied by the approval hook"
-        return False, tool_input, f"{_NO_SURFACE} {verdict.reason or ''}".strip()
+        return False, tool_input, no_approval_surface(verdict.reason)
 
     def _failed(self, request: Any, pre: Verdict, error: str) -> list[BaseMessage]:
         call = request.tool_call

@@ -72,15 +72,13 @@ from hookwire.plugins._adapters import (
     tool_result,
 )
 from hookwire.plugins.openai_agents.profile import PROFILE
-from hookwire.render import ModelText, Placement
+from hookwire.render import ModelText, Placement, no_approval_surface
 from hookwire.session import TurnOrigin
 from hookwire.sync import SyncSession
 from hookwire.verdicts import KERNEL, Decision, Halt, Verdict
 
 log = logging.getLogger("hookwire.openai_agents")
 
-_NO_SURFACE = ("Permission for this tool use was denied: it requires approval and this session "
-               "has no approval surface.")
 #: Set on the ``ToolContext`` when the SDK's default failure message replaced a tool's result.
 _SDK_FAILURE_ATTR = "_function_tool_default_failure_handled"
 
@@ -445,7 +443,7 @@ class Hookwire:
             texts = hw._render(verdict, tool_name=tool.name, tool_input=args)
             run.pending.extend(texts_but(texts, Placement.TOOL_RESULT))
             if verdict.decision in (Decision.ASK, Decision.DEFER) and not approved:
-                return _NO_SURFACE + (f" {verdict.reason}" if verdict.reason else "")
+                return no_approval_surface(verdict.reason)
             if verdict.denied:  # the hook's refusal, as its harness words it
                 return (first_text(texts, Placement.TOOL_RESULT) or verdict.reason
                         or "denied by a hook")
@@ -505,7 +503,7 @@ class Hookwire:
         if answer.decision is Decision.DENY:
             return answer
         return _evolve(answer, decision=Decision.DENY, reason=(
-            f"{_NO_SURFACE} {pre.reason or ''}".strip()))
+            no_approval_surface(pre.reason)))
 
     def _tool_post(self, name: str, args: dict[str, Any], result: Any,
                    call_id: str) -> Verdict:

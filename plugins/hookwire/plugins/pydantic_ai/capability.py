@@ -110,7 +110,7 @@ from hookwire.plugins._adapters import (
 )
 from hookwire.plugins.pydantic_ai.profile import PROFILE
 from hookwire.problems import Problem
-from hookwire.render import ModelText, Placement
+from hookwire.render import ModelText, Placement, no_approval_surface
 from hookwire.session import Session, current_origin
 from hookwire.tools import mcp_name
 from hookwire.verdicts import KERNEL, Decision, Halt, Verdict
@@ -399,8 +399,7 @@ class Hookwire(AbstractCapability[Any]):
                     verdict.reason or "denied by the approval hook")
             else:
                 results.approvals[call.tool_call_id] = ToolDenied(
-                    ("Permission for this tool use was denied: it requires approval and this "
-                     f"session has no approval surface. {meta['reason'] or ''}").strip())
+                    no_approval_surface(meta["reason"]))
         return results
 
     async def wrap_tool_execute(self, ctx: RunContext[Any], *, call: Any, tool_def: Any,
