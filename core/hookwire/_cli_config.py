@@ -310,8 +310,17 @@ def cmd_trust(args: argparse.Namespace) -> int:
         return EXIT_OK
     chosen = [rid for rid, v in gated.items() if v[2] != trust.TrustState.TRUSTED] \
         if args.all else [_unique(i, gated) for i in args.ids]
+    refused = 0
     for rid in chosen:
         entry, pin, _ = gated[rid]
+        unusable = _cannot_start(kernel, entry, root)
+        if unusable is not None and unusable[0] == "missing":
+            # approving it would record a pin of its text only, and a guard that never starts
+            # would then look approved while every call goes ahead
+            refused += 1
+            print(f"refused   {rid}  {_what(entry)}  {unusable[0]}: {unusable[1]}; fix the "
+                  "command or create the file, then approve it", file=sys.stderr)
+            continue
         source = entry.source or entry.provenance.value
         trust.approve(entry, store, pin, source=source)
         pinned = f"{pin.path} {pin.digest[:19]}, {pin.pinned}" if pin.path and pin.digest \
@@ -319,7 +328,17 @@ def cmd_trust(args: argparse.Namespace) -> int:
         print(f"trusted   {rid}  {_what(entry)}  pins {pinned}")
     if not chosen:
         print("nothing waits for approval")
-    return EXIT_OK
+    return EXIT_PROBLEMS if refused else EXIT_OK
+
+
+def _cannot_start(kernel: Any, entry: Any, root: str) -> tuple[str, str] | None:
+    """``(status, detail)`` when ``entry``'s program or script is missing or not executable
+    (resolved as it would run in ``root``). Only a missing one is refused: a file that is
+    there is pinned as it is (the gate never makes a non-executable file run)."""
+    from hookwire import _pins, trust
+
+    command = trust.sample_command(entry, kernel.dialect(entry.dialect), project_dir=root)
+    return _pins.cannot_run(command)
 
 
 def _unique(prefix: str, ids: Any) -> str:

@@ -112,3 +112,30 @@ def test_a_hook_that_cannot_start_or_is_killed_is_a_logged_warning(tmp_path, cap
     assert any("/nonexistent/hook-binary could not start" in w and nothing in w
                for w in warned), warned
     assert any("kill -9 $$ was killed by a signal" in w and nothing in w for w in warned), warned
+
+
+def test_trust_refuses_a_hook_whose_program_does_not_exist(tmp_path) -> None:
+    """Issue #22 item 4: approving a missing target recorded a text-only pin, and a guard that
+    never started then looked approved."""
+    import json
+
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".hookwire").mkdir()
+    (tmp_path / ".hookwire" / "hooks.yaml").write_text(
+        "sources:\n  - {dialect: claude, path: .claude/settings.json}\n")
+    guard = tmp_path / "guard.sh"
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": str(guard)}]}]}}))
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    refused = _cli("trust", "--all", cwd=str(tmp_path), env=env)
+    assert refused.returncode == 1
+    assert "refused" in refused.stderr and f"'{guard}' not found" in refused.stderr
+    assert "1 missing" in _cli("check", cwd=str(tmp_path), env=env).stdout
+    guard.write_text("#!/bin/sh\nexit 0\n")
+    guard.chmod(0o755)
+    # nothing was recorded by the refused approval: the hook now waits for one
+    assert _cli("check", cwd=str(tmp_path), env=env).stdout.splitlines()[-1].endswith(
+        "1 untrusted")
+    approved = _cli("trust", "--all", cwd=str(tmp_path), env=env)
+    assert approved.returncode == 0 and approved.stdout.startswith("trusted"), approved.stderr
+    assert _cli("check", cwd=str(tmp_path), env=env).stdout.splitlines()[-1].endswith("1 runs")

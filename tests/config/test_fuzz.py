@@ -83,7 +83,8 @@ def test_structured_documents_load_or_fail_with_a_location(doc: dict[str, Any],
 # limitation the writer guards against by re-reading what it wrote)
 argv = st.lists(st.text(min_size=1, max_size=8).filter(
     lambda s: not set(s) & {"\0", "\x85", "\u2028", "\u2029"}),
-                min_size=1, max_size=4)
+                min_size=1, max_size=4).filter(lambda a: a[0].strip() != "")  # a blank
+# program is a config error (issue #25)
 
 
 @settings(max_examples=_examples(200), deadline=None)
