@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
-from hookwire import _plans, runner
+from hookwire import _plans, _unanswered, runner
 from hookwire.audit import Invocation, InvocationResult, next_id
 from hookwire.dialect import Dialect, HookEntry
 from hookwire.errors import PluginError
@@ -44,10 +44,6 @@ if TYPE_CHECKING:
     from hookwire.session import Session
 
 log = logging.getLogger("hookwire")
-#: Outcomes in which a hook gave no answer at all, as said in its warning.
-_NO_ANSWER = {runner.OutcomeKind.FAILED_TO_START: "could not start",
-              runner.OutcomeKind.SIGNALED: "was killed by a signal",
-              runner.OutcomeKind.TIMED_OUT: "timed out"}
 
 #: Seams whose answers carry a tool input that chains from one contributor to the next.
 INPUT_SEAMS = frozenset({Seam.TOOL_PRE, Seam.APPROVE})
@@ -86,6 +82,9 @@ class Dispatcher:
         self.session_shell_elision: weakref.WeakKeyDictionary[Session, bool] = (
             weakref.WeakKeyDictionary())
         self._sources = _plans.PlanCache()  # (entry, dialect, native) -> its Source
+        #: per session and dialect: the places of its background hooks (``background_limit``)
+        self._background: weakref.WeakKeyDictionary[
+            Session, dict[str, anyio.CapacityLimiter]] = weakref.WeakKeyDictionary()
 
     def set_shell_elision(self, session: Session, elision: bool | None) -> Session:
         """Give ``session`` its own shell elision choice (``None``: none of its own)."""
@@ -235,7 +234,15 @@ class Dispatcher:
                               event: SeamEvent, session: Session) -> None:
         """A background hook: nobody waits for it; only its contexts and system messages may
         count, at the next turn, when the dialect delivers them (``background_delivery``)."""
-        answer, _ = await self._run_hook(dialect, native, entry, event, session)
+        if dialect.background_limit is None:
+            answer, _ = await self._run_hook(dialect, native, entry, event, session)
+        else:  # a hook past the limit waits for a place, as in Codex
+            places = self._background.setdefault(session, {})
+            limiter = places.get(dialect.name)
+            if limiter is None:
+                limiter = places[dialect.name] = anyio.CapacityLimiter(dialect.background_limit)
+            async with limiter:
+                answer, _ = await self._run_hook(dialect, native, entry, event, session)
         if dialect.background_delivery == "next_turn" and (answer.contexts
                                                           or answer.system_messages):
             session.defer(Answer(contexts=answer.contexts,
@@ -292,14 +299,7 @@ class Dispatcher:
             answer = Answer(diagnostics=(f"cannot interpret the outcome: {exc!r}",))
         if answer.source is KERNEL:
             answer = attrs.evolve(answer, source=source)
-        failed = _NO_ANSWER.get(outcome.kind)
-        if failed is None and command.shell is not None and outcome.exit_code in (126, 127):
-            failed = "could not start (its shell found no such command, or could not run it)"
-        if failed is not None and answer.decision is Decision.NONE:
-            # a guard that never answered checked nothing: say so where a person looks, not
-            # only in the verdict (the dialect's own words are its diagnostics)
-            log.warning("%s %s hook %s %s: %s", dialect.name, native, entry.display, failed,
-                        "; ".join(answer.diagnostics) or "no answer, the call went ahead")
+        _unanswered.warn(dialect.name, native, entry, command, outcome, answer)
         report = HookReport(
             dialect=dialect.name, event=native, command=source.name,
             outcome=outcome.kind.value, exit_code=outcome.exit_code, signal=outcome.signal,
