@@ -202,7 +202,9 @@ class Dialect:
     (whether the hooks of one event run concurrently, as the harness does),
     ``background_delivery`` (what becomes of a background hook's answer: ``"drop"``, or
     ``"next_turn"``: its contexts and system messages join the next ``prompt_submit`` verdict,
-    as Codex delivers async hooks' output at the next turn boundary), ``tools`` (the harness's
+    as Codex delivers async hooks' output at the next turn boundary), ``background_limit``
+    (how many of its background hooks may run at once in one session, the rest waiting for a
+    place, as Codex allows 8; ``None``: no limit), ``tools`` (the harness's
     tool :class:`~hookwire.tools.Vocabulary`: names, input fields, aliases, and how a tool mapped
     by a host reaches this harness's hooks).
     """
@@ -212,6 +214,7 @@ class Dialect:
     events: ClassVar[Mapping[str, EventSpec]] = {}
     parallel: ClassVar[bool] = True
     background_delivery: ClassVar[str] = "drop"
+    background_limit: ClassVar[int | None] = None
     tools: ClassVar[Vocabulary] = EMPTY
 
     def read_config(self, path: Path, *, provenance: Provenance = Provenance.USER) -> ConfigResult:

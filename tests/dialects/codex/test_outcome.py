@@ -395,3 +395,41 @@ def test_codex_path_is_not_prepended_to_path(monkeypatch: pytest.MonkeyPatch) ->
     command = CodexDialect().command(entry, ToolPre(tool_name="shell"), "PreToolUse", session)
     env = command.env if command.env is not None else {}
     assert env.get("PATH", "/usr/bin:/bin") == "/usr/bin:/bin"
+
+
+@pytest.mark.anyio
+async def test_at_most_eight_async_hooks_run_at_once_in_a_session(tmp_path: Any,
+                                                                  codex_home: Any) -> None:
+    """Codex 0.171.0 lets 8 async hooks of a session be in flight; the others wait for a
+    place. Ten hooks each hold their place until a gate file appears."""
+    from pathlib import Path
+
+    import anyio
+
+    from hookwire import Kernel
+    from hookwire.dialects.codex import CodexDialect
+
+    root = Path(tmp_path)
+    started, gate = root / "started", root / "gate"
+    started.mkdir()
+    script = root / "slow.sh"
+    script.write_text(f"#!/bin/sh\ncat >/dev/null\ntouch {started}/$$\n"
+                      f"while [ ! -e {gate} ]; do sleep 0.05; done\n")
+    script.chmod(0o755)
+    config = root / "hooks.json"
+    config.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": f"{script} {i}", "async": True} for i in range(10)]}]}}))
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(CodexDialect(codex_home=codex_home))
+    kernel.add_config("codex", config)
+    async with kernel.session(cwd=str(root)) as session:
+        await session.tool_pre("shell", {"command": ["ls"]})
+        with anyio.fail_after(30):
+            while len(list(started.iterdir())) < 8:
+                await anyio.sleep(0.02)
+        await anyio.sleep(0.5)  # room for a ninth to start, were there no limit
+        assert len(list(started.iterdir())) == 8
+        gate.touch()
+        with anyio.fail_after(30):  # the two waiting hooks get their places
+            while len(list(started.iterdir())) < 10:
+                await anyio.sleep(0.02)

@@ -67,6 +67,7 @@ class CodexDialect(Dialect):
     events: ClassVar[Mapping[str, EventSpec]] = ev.EVENTS
     parallel: ClassVar[bool] = True
     background_delivery: ClassVar[str] = "next_turn"  # async hooks: context at the next turn
+    background_limit: ClassVar[int | None] = 8  # async hooks in flight per session (0.171.0)
     tools: ClassVar[Vocabulary] = _tools.VOCABULARY
     handler_type: ClassVar[type | None] = CodexHandler
 
