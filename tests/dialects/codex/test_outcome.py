@@ -309,6 +309,20 @@ async def test_non_utf8_output_is_read_lossily(fire: Fire) -> None:
     assert [c.text for c in verdict.contexts] == ["caf\ufffd"]
 
 
+def async_kernel(root: Any, codex_home: Any, commands: list[str]) -> Any:
+    """A kernel with one Codex PreToolUse group of ``async: true`` hooks, in order."""
+    from hookwire import Kernel
+    from hookwire.dialects.codex import CodexDialect
+
+    config = root / "hooks.json"
+    config.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": c, "async": True} for c in commands]}]}}))
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(CodexDialect(codex_home=codex_home))
+    kernel.add_config("codex", config)
+    return kernel
+
+
 @pytest.mark.anyio
 async def test_async_handler_output_arrives_at_the_next_turn(tmp_path: Any,
                                                              codex_home: Any) -> None:
@@ -318,9 +332,6 @@ async def test_async_handler_output_arrives_at_the_next_turn(tmp_path: Any,
 
     import anyio
 
-    from hookwire import Kernel
-    from hookwire.dialects.codex import CodexDialect
-
     root = Path(tmp_path)
     answer = {**hso("PreToolUse", permissionDecision="deny", permissionDecisionReason="no",
                     additionalContext="late context"),
@@ -329,12 +340,7 @@ async def test_async_handler_output_arrives_at_the_next_turn(tmp_path: Any,
     script.write_text(f"#!/bin/sh\ncat >/dev/null\necho '{json.dumps(answer)}'\n"
                       f"touch {root / 'done'}\n")
     script.chmod(0o755)
-    config = root / "hooks.json"
-    config.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": str(script), "async": True}]}]}}))
-    kernel = Kernel(load_entry_points=False)
-    kernel.add_dialect(CodexDialect(codex_home=codex_home))
-    kernel.add_config("codex", config)
+    kernel = async_kernel(root, codex_home, [str(script)])
     async with kernel.session(cwd=str(root)) as session:
         now = await session.tool_pre("shell", {"command": ["ls"]})
         assert not now.denied and now.contexts == () and now.hooks == ()
@@ -406,9 +412,6 @@ async def test_at_most_eight_async_hooks_run_at_once_in_a_session(tmp_path: Any,
 
     import anyio
 
-    from hookwire import Kernel
-    from hookwire.dialects.codex import CodexDialect
-
     root = Path(tmp_path)
     started, gate = root / "started", root / "gate"
     started.mkdir()
@@ -416,12 +419,7 @@ async def test_at_most_eight_async_hooks_run_at_once_in_a_session(tmp_path: Any,
     script.write_text(f"#!/bin/sh\ncat >/dev/null\ntouch {started}/$$\n"
                       f"while [ ! -e {gate} ]; do sleep 0.05; done\n")
     script.chmod(0o755)
-    config = root / "hooks.json"
-    config.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": f"{script} {i}", "async": True} for i in range(10)]}]}}))
-    kernel = Kernel(load_entry_points=False)
-    kernel.add_dialect(CodexDialect(codex_home=codex_home))
-    kernel.add_config("codex", config)
+    kernel = async_kernel(root, codex_home, [f"{script} {i}" for i in range(10)])
     async with kernel.session(cwd=str(root)) as session:
         await session.tool_pre("shell", {"command": ["ls"]})
         with anyio.fail_after(30):
