@@ -154,5 +154,37 @@ def _part(verdict: Verdict, name: str | None, *, first: bool) -> Verdict:
         updated_output=verdict.updated_output if mine else None, halt=halt)
 
 
-__all__: Sequence[str] = ("ModelText", "Placement", "Subject", "neutral", "no_approval_surface",
-                          "render", "render_context", "render_feedback")
+def texts_at(texts: Sequence[ModelText], *places: Placement) -> list[ModelText]:
+    """The texts of ``texts`` placed at one of ``places``, in order."""
+    return [t for t in texts if t.placement in places]
+
+
+def texts_but(texts: Sequence[ModelText], *places: Placement) -> list[ModelText]:
+    """The texts of ``texts`` not placed at any of ``places``, in order."""
+    return [t for t in texts if t.placement not in places]
+
+
+def first_text(texts: Sequence[ModelText], place: Placement) -> str | None:
+    """The first text placed at ``place`` (``None``: none is)."""
+    return next((t.text for t in texts if t.placement is place), None)
+
+
+def tool_result(texts: Sequence[ModelText], verdict: Verdict, result: Any) -> Any:
+    """What the model gets as a tool's result: the rendered replacement if any (a hook's
+    structured ``updated_output`` as the hook gave it when that is all it is), else ``result``."""
+    text = first_text(texts, Placement.TOOL_RESULT)
+    if text is None:
+        return result
+    if verdict.updated_output is not None and text == str(verdict.updated_output):
+        return verdict.updated_output
+    return text
+
+
+def source_label(text: ModelText) -> str:
+    """Who a rendered text came from (a hook or plugin: never the user)."""
+    return text.source.label() if text.source is not None else "hookwire"
+
+
+__all__: Sequence[str] = ("ModelText", "Placement", "Subject", "first_text", "neutral",
+                          "no_approval_surface", "render", "render_context", "render_feedback",
+                          "source_label", "texts_at", "texts_but", "tool_result")

@@ -6,88 +6,21 @@ Nothing here imports a runtime, so the host-profile plugins stay importable with
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
-from typing import Any
 
-from hookwire.errors import HookwireError
-from hookwire.render import ModelText, Placement, Subject, render
+from hookwire.driver import PromptBlocked as PromptBlocked
+from hookwire.driver import Renderer as Renderer
+from hookwire.driver import RunHalted as RunHalted
+from hookwire.driver import prompt_text as prompt_text
+from hookwire.driver import status_error_kind as status_error_kind
+from hookwire.render import first_text as first_text
 from hookwire.render import render_context as render_context
-from hookwire.verdicts import Context, Halt, Verdict
-
-
-class RunHalted(HookwireError, RuntimeError):
-    """A hook answered ``continue: false``: the adapter ended the run. ``halt`` says who and why."""
-
-    def __init__(self, halt: Halt) -> None:
-        self.halt = halt
-        self.reason = halt.reason
-        super().__init__(f"run halted by {halt.source.label()}: {halt.reason or '(no reason)'}")
-
-
-class PromptBlocked(HookwireError, RuntimeError):
-    """A ``prompt_submit`` hook blocked the prompt: the model was never called."""
-
-    def __init__(self, reason: str | None, verdict: Verdict, text: str | None = None) -> None:
-        self.reason = reason
-        self.verdict = verdict
-        #: What the harness shows the user instead of a model reply (Claude Code's
-        #: ``UserPromptSubmit operation blocked by hook: …``; the reason in the neutral form).
-        self.text = text if text is not None else reason
-        super().__init__(f"prompt blocked by a hook: {reason or '(no reason given)'}")
-
-
-class Renderer:
-    """How an adapter turns verdicts into what the model reads: each dialect's own wording
-    and placement (:func:`hookwire.render.render`), or hookwire's neutral labelled form
-    (``neutral=True``). Tool calls are named as the hooks saw them (a mapped runtime tool by
-    its harness name and fields)."""
-
-    def __init__(self, kernel: Any, *, neutral: bool = False) -> None:
-        self.kernel = kernel
-        self.neutral = neutral
-
-    def __call__(self, verdict: Verdict, *, tool_name: str | None = None,
-                 tool_input: Mapping[str, Any] | None = None,
-                 prompt: str | None = None) -> list[ModelText]:
-        name, args = tool_name or "", dict(tool_input or {})
-        tools = getattr(self.kernel, "tools", None)
-        mapping = tools.get(name) if tools is not None and name else None
-        if mapping is not None:
-            name, args = mapping.harness, mapping.to_harness(args)
-        subject = Subject(tool_name=name, tool_input=args, prompt=prompt or "")
-        return render(verdict, self.kernel.dialect, subject, neutral_form=self.neutral)
-
-
-def texts_at(texts: Sequence[ModelText], *places: Placement) -> list[ModelText]:
-    """The texts of ``texts`` placed at one of ``places``, in order."""
-    return [t for t in texts if t.placement in places]
-
-
-def texts_but(texts: Sequence[ModelText], *places: Placement) -> list[ModelText]:
-    """The texts of ``texts`` not placed at any of ``places``, in order."""
-    return [t for t in texts if t.placement not in places]
-
-
-def first_text(texts: Sequence[ModelText], place: Placement) -> str | None:
-    """The first text placed at ``place`` (``None``: none is)."""
-    return next((t.text for t in texts if t.placement is place), None)
-
-
-def tool_result(texts: Sequence[ModelText], verdict: Verdict, result: Any) -> Any:
-    """What the model gets as a tool's result: the rendered replacement if any (a hook's
-    structured ``updated_output`` as the hook gave it when that is all it is), else ``result``."""
-    text = first_text(texts, Placement.TOOL_RESULT)
-    if text is None:
-        return result
-    if verdict.updated_output is not None and text == str(verdict.updated_output):
-        return verdict.updated_output
-    return text
-
-
-def source_label(text: ModelText) -> str:
-    """Who a rendered text came from (a hook or plugin: never the user)."""
-    return text.source.label() if text.source is not None else "hookwire"
+from hookwire.render import source_label as source_label
+from hookwire.render import texts_at as texts_at
+from hookwire.render import texts_but as texts_but
+from hookwire.render import tool_result as tool_result
+from hookwire.verdicts import Context, Verdict
 
 
 def render_contexts(contexts: Iterable[Context]) -> list[str]:
@@ -105,41 +38,6 @@ def render_feedback(kind: str, verdict: Verdict) -> str:
     """Hook feedback (a stop continuation, a post-tool block) labelled with its source:
     hookwire's neutral form (:func:`hookwire.render.render_feedback`)."""
     return f"[hookwire: {kind} from {label(verdict)}]\n{verdict.reason or ''}".rstrip()
-
-
-def prompt_text(prompt: object) -> str:
-    """The user's prompt as text (multimodal prompts keep only their text parts)."""
-    if prompt is None:
-        return ""
-    if isinstance(prompt, str):
-        return prompt
-    if isinstance(prompt, Iterable):
-        return "\n".join(_part_text(p) for p in prompt).strip()
-    return str(prompt)
-
-
-def _part_text(part: object) -> str:
-    if isinstance(part, str):
-        return part
-    if isinstance(part, Mapping):
-        return str(part.get("text") or "")
-    return str(getattr(part, "text", "") or "")
-
-
-def status_error_kind(status: int) -> str:
-    """Claude Code's short error kind (``StopFailure.error``) for an HTTP status of a failed
-    model request."""
-    if status == 429:
-        return "rate_limit"
-    if status in (503, 529):
-        return "overloaded"
-    if status >= 500:
-        return "server_error"
-    if status in (401, 403):
-        return "authentication_failed"
-    if status == 400:
-        return "invalid_request"
-    return "unknown"
 
 
 #: The tools of which adapters are running in this context: ``(owner, session)`` pairs, pushed

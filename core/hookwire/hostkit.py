@@ -1,0 +1,421 @@
+"""The host conformance kit: one scenario suite that any runtime adapter runs against itself.
+
+An adapter's test module gives a :class:`HostHarness` (it builds an agent of its runtime with
+the kit's tools and a scripted model, and reports what the model read and which tools ran),
+then subclasses :class:`HostConformance`::
+
+    class TestConformance(HostConformance):
+        harness = MyRuntimeHarness()
+
+Every scenario writes real hook scripts and real hook files (Claude Code settings, a Codex
+``hooks.json``, a portable plugin) into ``tmp_path``, and checks what the runtime did: which
+tool calls ran, with which input, and what the model read, in each dialect's own wording. A
+scenario the runtime truly cannot express is listed in :attr:`HostHarness.cannot` with the
+reason, and skipped with it.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+
+from hookwire.kernel import Kernel
+from hookwire.render import no_approval_surface
+
+
+@attrs.frozen
+class Call:
+    """A tool call the scripted model makes."""
+
+    name: str
+    args: Mapping[str, Any]
+
+
+#: One scripted model response: tool calls (made together), or a final text.
+Step = Sequence[Call] | str
+
+
+@attrs.define
+class Transcript:
+    """What happened in one run: ``requests`` (the text of everything the model read, per
+    model request: see :func:`flatten`), ``ran`` (the kit tools that really ran, with their
+    arguments), ``output`` (the run's final text) and ``error`` (what the run raised)."""
+
+    requests: list[str] = attrs.field(factory=list)
+    ran: list[tuple[str, dict[str, Any]]] = attrs.field(factory=list)
+    output: str | None = None
+    error: BaseException | None = None
+
+    def read(self, text: str) -> bool:
+        """Whether the model read ``text`` in some request."""
+        return any(text in r for r in self.requests)
+
+
+class KitTools:
+    """The runtime's tools in every scenario, as plain functions for the harness to wrap:
+    ``run_shell(cmd)``, ``save_file(path, text)`` and ``lookup(query)`` (an MCP tool's stand-in,
+    mapped as ``mcp__docs__lookup``). They record their calls into the transcript; a command
+    starting ``fail`` raises."""
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.transcript = transcript
+
+    def run_shell(self, cmd: str) -> str:
+        self.transcript.ran.append(("run_shell", {"cmd": cmd}))
+        if cmd.startswith("fail"):
+            raise RuntimeError(f"command failed: {cmd}")
+        return f"ran: {cmd}"
+
+    def save_file(self, path: str, text: str) -> str:
+        self.transcript.ran.append(("save_file", {"path": path, "text": text}))
+        return f"saved {len(text)} characters to {path}"
+
+    def lookup(self, query: str) -> str:
+        self.transcript.ran.append(("lookup", {"query": query}))
+        return f"found: {query}"
+
+
+#: The kit's ``tools:`` mapping (the hooks file's shape), given to every scenario's kernel.
+TOOLS: Mapping[str, Any] = {
+    "run_shell": {"as": "Bash", "input": {"command": "cmd"}},
+    "save_file": {"as": "Write", "input": {"file_path": "path", "content": "text"}},
+    "lookup": "mcp__docs__lookup",
+}
+
+
+class HostHarness(abc.ABC):
+    """What an adapter gives the kit."""
+
+    #: The runtime's name, for messages.
+    name: ClassVar[str] = "runtime"
+    #: Scenario name → why this runtime cannot express it (the coverage table's entry).
+    cannot: ClassVar[Mapping[str, str]] = {}
+
+    @abc.abstractmethod
+    def run(self, kernel: Kernel, *, cwd: Path, prompt: str, script: Sequence[Step],
+            tools: KitTools) -> Transcript:
+        """Run one user turn: an agent of the runtime with the adapter on ``kernel`` (session
+        ``cwd``), the tools of ``tools`` (under the names ``run_shell``, ``save_file`` and
+        ``lookup``), and a scripted model answering ``script`` in order (a request beyond it
+        answers ``"done"``), each request recorded with :func:`flatten`. Catch the run's
+        exception into ``error``; close the adapter's session before returning."""
+
+
+def flatten(value: Any) -> str:
+    """Every string in ``value`` (mappings, sequences, dataclasses, pydantic models, objects
+    with ``__dict__``), one per line: what a scripted model read, to search for texts."""
+    out: list[str] = []
+    _strings(value, out, 0)
+    return "\n".join(out)
+
+
+def _strings(value: Any, out: list[str], depth: int) -> None:
+    if depth > 40 or value is None:
+        return
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, bytes | int | float | bool):
+        return
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            _strings(item, out, depth + 1)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _strings(item, out, depth + 1)
+    elif hasattr(value, "model_dump"):
+        _strings(value.model_dump(), out, depth + 1)
+    elif hasattr(value, "__dict__"):
+        _strings(vars(value), out, depth + 1)
+    elif hasattr(value, "__slots__"):
+        _strings({s: getattr(value, s, None) for s in value.__slots__}, out, depth + 1)
+
+
+#: The one hook script of the kit; ``argv[1]`` picks what it does. Each run appends its event
+#: name and payload to ``$HOOKWIRE_KIT_LOG``.
+HOOK = r'''
+import json, os, sys
+mode = sys.argv[1]
+data = json.load(sys.stdin)
+with open(os.environ["HOOKWIRE_KIT_LOG"], "a") as fh:
+    fh.write(json.dumps({"mode": mode, **data}) + "\n")
+def out(obj):
+    print(json.dumps(obj)); sys.exit(0)
+tool_input = data.get("tool_input") or {}
+cmd = tool_input.get("command", "") if isinstance(tool_input, dict) else ""
+event = data.get("hook_event_name", "")
+if mode == "guard" and "rm -rf" in cmd:
+    print("Blocked: rm -rf is not allowed here", file=sys.stderr); sys.exit(2)
+if mode == "rewrite" and cmd.startswith("echo old"):
+    out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+         "updatedInput": {"command": cmd.replace("echo old", "echo new", 1)}}})
+if mode == "ask" and "sudo" in cmd:
+    out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+         "permissionDecisionReason": "sudo needs a human"}})
+if mode == "context":
+    out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": f"kit context for {event}"}})
+if mode == "stop":
+    if not data.get("stop_hook_active"):
+        out({"decision": "block", "reason": "run the tests before you stop"})
+if mode == "prompt_block" and "forbidden" in data.get("prompt", ""):
+    out({"decision": "block", "reason": "that prompt is not allowed"})
+if mode == "halt":
+    out({"continue": False, "stopReason": "the halt hook ended the run"})
+if mode == "portable_context":
+    out({"context": "kit portable context"})
+sys.exit(0)
+'''
+
+
+class HostConformance:
+    """The scenarios. Subclass it in a test module and set :attr:`harness`."""
+
+    harness: ClassVar[HostHarness]
+
+    # -- set-up --------------------------------------------------------------------------------
+
+    @pytest.fixture
+    def kit(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> _Kit:
+        return _Kit(self.harness, tmp_path, monkeypatch)
+
+    @pytest.fixture(autouse=True)
+    def _coverage(self, request: pytest.FixtureRequest) -> None:
+        name = request.node.originalname.removeprefix("test_")
+        reason = self.harness.cannot.get(name)
+        if reason is not None:
+            pytest.skip(f"{self.harness.name} cannot express this: {reason}")
+
+    # -- Claude Code ---------------------------------------------------------------------------
+
+    def test_claude_bash_guard(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("guard", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "rm -rf build"})]])
+        assert t.error is None, t.error
+        assert t.ran == [], "the guard's exit 2 must stop the tool"
+        assert t.read("PreToolUse:Bash hook error: [")
+        assert t.read("Blocked: rm -rf is not allowed here")
+        assert kit.log("guard")[0]["tool_name"] == "Bash"
+        assert kit.log("guard")[0]["tool_input"]["command"] == "rm -rf build"
+
+    def test_claude_allows_other_commands(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("guard", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "ls"})]])
+        assert t.ran == [("run_shell", {"cmd": "ls"})]
+        assert t.read("ran: ls")
+
+    def test_claude_write_hook(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("observe", "Write")])
+        t = kit.run(kernel, [[Call("save_file", {"path": "notes.txt", "text": "hello"})]])
+        assert t.ran == [("save_file", {"path": "notes.txt", "text": "hello"})]
+        seen = kit.log("observe")
+        assert [(s["tool_name"], s["tool_input"]) for s in seen] == [
+            ("Write", {"file_path": "notes.txt", "content": "hello"})]
+
+    def test_claude_rewrite(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("rewrite", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "echo old value"})]])
+        assert t.ran == [("run_shell", {"cmd": "echo new value"})]
+        assert t.read("ran: echo new value")
+
+    def test_claude_ask_without_approval_surface(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("ask", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "sudo reboot"})]])
+        assert t.ran == [], "an ask nobody answers must not run the tool"
+        assert t.read(no_approval_surface("sudo needs a human"))
+
+    def test_claude_prompt_context(self, kit: _Kit) -> None:
+        kernel = kit.claude(UserPromptSubmit=["context"])
+        t = kit.run(kernel, ["done"])
+        assert t.requests and "kit context for UserPromptSubmit" in t.requests[0]
+        assert len(kit.log("context")) == 1, "one prompt_submit per user turn"
+
+    def test_claude_session_start_context(self, kit: _Kit) -> None:
+        kernel = kit.claude(SessionStart=["context"])
+        t = kit.run(kernel, ["done"])
+        assert t.requests and "kit context for SessionStart" in t.requests[0]
+
+    def test_claude_post_tool_context(self, kit: _Kit) -> None:
+        kernel = kit.claude(PostToolUse=[("context", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "ls"})], "done"])
+        assert len(t.requests) >= 2
+        assert "kit context for PostToolUse" in t.requests[1]
+
+    def test_claude_tool_failure(self, kit: _Kit) -> None:
+        kernel = kit.claude(PostToolUseFailure=[("observe", "Bash")],
+                            PostToolUse=[("post", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "fail now"})], "done"])
+        assert t.ran == [("run_shell", {"cmd": "fail now"})]
+        failures = kit.log("observe")
+        assert len(failures) == 1 and "command failed: fail now" in failures[0]["error"]
+        assert kit.log("post") == [], "a failed tool is not a PostToolUse"
+
+    def test_claude_halt(self, kit: _Kit) -> None:
+        kernel = kit.claude(PostToolUse=[("halt", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "ls"})], "never read"])
+        assert t.ran == [("run_shell", {"cmd": "ls"})]
+        assert t.error is not None and "the halt hook ended the run" in str(t.error)
+        assert len(t.requests) == 1, "no model request after a halt"
+
+    def test_claude_stop_block(self, kit: _Kit) -> None:
+        kernel = kit.claude(Stop=["stop"])
+        t = kit.run(kernel, ["first answer", "second answer"])
+        assert len(t.requests) == 2, "a Stop block calls the model once more"
+        assert "run the tests before you stop" in t.requests[1]
+        assert [s["stop_hook_active"] for s in kit.log("stop")] == [False, True]
+        assert t.output == "second answer"
+
+    def test_claude_prompt_block(self, kit: _Kit) -> None:
+        kernel = kit.claude(UserPromptSubmit=["prompt_block"])
+        t = kit.run(kernel, ["never read"], prompt="do the forbidden thing")
+        assert t.requests == [], "a blocked prompt never reaches the model"
+        assert t.error is not None and "that prompt is not allowed" in str(t.error)
+
+    def test_claude_mcp_tool_name(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("observe", "mcp__docs__.*")])
+        t = kit.run(kernel, [[Call("lookup", {"query": "hooks"})]])
+        assert t.ran == [("lookup", {"query": "hooks"})]
+        assert [s["tool_name"] for s in kit.log("observe")] == ["mcp__docs__lookup"]
+
+    def test_claude_payload(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("observe", "Bash")], PostToolUse=[("post", "Bash")])
+        kit.run(kernel, [[Call("run_shell", {"cmd": "ls"})]])
+        pre, post = kit.log("observe")[0], kit.log("post")[0]
+        assert pre["hook_event_name"] == "PreToolUse" and pre["cwd"] == str(kit.project)
+        assert pre["session_id"] == post["session_id"] and pre["tool_use_id"] == post["tool_use_id"]
+        assert post["tool_response"] is not None
+
+    # -- Codex ---------------------------------------------------------------------------------
+
+    def test_codex_bash_guard(self, kit: _Kit) -> None:
+        kernel = kit.codex(PreToolUse=[("guard", "Bash")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "rm -rf build"})]])
+        assert t.ran == []
+        assert t.read("Command blocked by PreToolUse hook: Blocked: rm -rf is not allowed here")
+
+    def test_codex_stop_block(self, kit: _Kit) -> None:
+        kernel = kit.codex(Stop=[("stop", None)])
+        t = kit.run(kernel, ["first answer", "second answer"])
+        assert len(t.requests) == 2
+        assert "run the tests before you stop" in t.requests[1]
+
+    def test_codex_prompt_context(self, kit: _Kit) -> None:
+        kernel = kit.codex(UserPromptSubmit=[("context", None)])
+        t = kit.run(kernel, ["done"])
+        assert t.requests and "kit context for UserPromptSubmit" in t.requests[0]
+
+    # -- portable ------------------------------------------------------------------------------
+
+    def test_portable_hooks(self, kit: _Kit) -> None:
+        kernel = kit.portable({"turn-start": "portable_context", "pre-tool-use": "observe",
+                               "post-tool-use": "post", "turn-end": "end"})
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "ls"})], "done"])
+        assert t.ran == [("run_shell", {"cmd": "ls"})]
+        assert t.requests and "kit portable context" in t.requests[0]
+        assert t.read("[hookwire: context from portable:turn-start hook")
+        assert [len(kit.log(m)) for m in ("observe", "post", "end")] == [1, 1, 1]
+
+
+class _Kit:
+    """A scenario's project folder, hook script and log."""
+
+    def __init__(self, harness: HostHarness, tmp_path: Path,
+                 monkeypatch: pytest.MonkeyPatch) -> None:
+        self.harness = harness
+        self.project = tmp_path / "project"
+        self.project.mkdir()
+        self.script = tmp_path / "kit_hook.py"
+        self.script.write_text(HOOK)
+        self.logfile = tmp_path / "kit_hooks.log"
+        monkeypatch.setenv("HOOKWIRE_KIT_LOG", str(self.logfile))
+
+    def _command(self, mode: str) -> str:
+        return f"{sys.executable} {self.script} {mode}"
+
+    def _kernel(self, dialect: str, path: Path) -> Kernel:
+        kernel = Kernel()
+        result = kernel.add_config(dialect, path)
+        assert not getattr(result, "problems", ()), result
+        kernel.map_tools(TOOLS)
+        return kernel
+
+    def claude(self, **events: Sequence[str | tuple[str, str]]) -> Kernel:
+        hooks = {event: [_group(self._command(m), matcher) for m, matcher in map(_spec, specs)]
+                 for event, specs in events.items()}
+        path = self.project / ".claude" / "settings.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps({"hooks": hooks}))
+        return self._kernel("claude", path)
+
+    def codex(self, **events: Sequence[tuple[str, str | None]]) -> Kernel:
+        hooks = {event: [_group(self._command(m), matcher) for m, matcher in specs]
+                 for event, specs in events.items()}
+        path = self.project / ".codex" / "hooks.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps({"hooks": hooks}))
+        return self._kernel("codex", path)
+
+    def portable(self, events: Mapping[str, str]) -> Kernel:
+        root = self.project / "plugin"
+        (root / "bin").mkdir(parents=True)
+        hooks: dict[str, Any] = {}
+        for event, mode in events.items():
+            exe = root / "bin" / mode
+            exe.write_text(f"#!/bin/sh\n"  # the profile passes a clean environment
+                           f"HOOKWIRE_KIT_LOG='{self.logfile}' exec {sys.executable} "
+                           f"{self.script} {mode}\n")
+            exe.chmod(0o755)
+            handler: dict[str, Any] = {"command": f"./bin/{mode}"}
+            if mode.endswith("context"):
+                handler["result"] = "context"
+            hooks[event] = [handler]
+        (root / "hooks.json").write_text(json.dumps({
+            "$schema": "https://hookwire.dev/schemas/portable-hooks/0.1.0/hooks.schema.json",
+            "hooks": hooks}))
+        return self._kernel("portable", root / "hooks.json")
+
+    def run(self, kernel: Kernel, script: Sequence[Step], *,
+            prompt: str = "please do the task") -> Transcript:
+        transcript = Transcript()
+        out = self.harness.run(kernel, cwd=self.project, prompt=prompt, script=script,
+                               tools=KitTools(transcript))
+        if out is not transcript:  # a harness that made its own: keep the tools' record
+            out.ran = transcript.ran + [r for r in out.ran if r not in transcript.ran]
+        return out
+
+    def log(self, mode: str) -> list[dict[str, Any]]:
+        if not self.logfile.exists():
+            return []
+        rows = [json.loads(line) for line in self.logfile.read_text().splitlines()]
+        return [r for r in rows if r["mode"] == mode]
+
+
+def _spec(spec: str | tuple[str, str]) -> tuple[str, str | None]:
+    return (spec, None) if isinstance(spec, str) else spec
+
+
+def _group(command: str, matcher: str | None) -> dict[str, Any]:
+    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command}]}
+    if matcher is not None:
+        group["matcher"] = matcher
+    return group
+
+
+def scripted(script: Sequence[Step]) -> Callable[[], Step]:
+    """The next response of ``script`` at each call (``"done"`` past its end)."""
+    steps = list(script)
+
+    def step() -> Step:
+        return steps.pop(0) if steps else "done"
+
+    return step
+
+
+__all__ = ["Call", "HostConformance", "HostHarness", "KitTools", "Step", "TOOLS", "Transcript",
+           "flatten", "scripted"]
+

@@ -1,0 +1,235 @@
+"""The Strands Agents hook provider: every seam Strands has, applied the way Strands applies it.
+
+=====================  ==========================================================================
+hookwire seam          Strands seam (how the verdict is applied)
+=====================  ==========================================================================
+session_start / end    the provider's session: opened by the first invocation, ended by
+                       :meth:`HookwireHooks.close` (or its ``with`` block)
+prompt_submit          ``BeforeModelCallEvent`` of an invocation's first model call (a ``resume``
+                       this provider asked for is the same turn); blocked → :class:`PromptBlocked`
+tool_pre / approve     ``BeforeToolCallEvent``: deny → ``cancel_tool`` with the text (the model
+                       reads it as the tool's error result); ask → the kernel's ``approve`` seam,
+                       no answer refuses; rewritten input → checked against the tool's JSON
+                       schema, then ``tool_use["input"]``
+tool_post / failure    ``AfterToolCallEvent`` (an exception or an ``error`` result is a failure);
+                       a replaced result is written to ``result``
+tool_batch             the next ``BeforeModelCallEvent``: blocked → :class:`ToolBatchBlocked`
+stop                   ``AfterInvocationEvent``: continue → ``resume`` with the feedback
+stop_failure           ``AfterModelCallEvent`` with an exception
+subagent_start / stop  an invocation of an agent with this provider from inside one of its
+                       tools: same session and turn, the sub-agent seams instead of the prompt
+                       and stop seams
+halt                   :class:`RunHalted` at the next seam
+=====================  ==========================================================================
+
+Texts a hook adds for the model (contexts, feedback) are text blocks of the latest user-role
+message before the next model call (Strands has no system messages in its history): in each
+dialect's harness wording, which says it is a hook's, or the neutral labelled form.
+
+Strands runs each synchronous invocation on an event loop of its own, so the session lives on
+a helper thread (:class:`~hookwire.driver.BlockingDriver`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from strands.hooks import (
+    AfterInvocationEvent,
+    AfterModelCallEvent,
+    AfterToolCallEvent,
+    BeforeInvocationEvent,
+    BeforeModelCallEvent,
+    BeforeToolCallEvent,
+    HookProvider,
+    HookRegistry,
+)
+
+from hookwire.driver import (
+    Action,
+    BlockingDriver,
+    HostDriver,
+    HostRun,
+    invalid_rewrite,
+    status_error_kind,
+)
+from hookwire.plugins.strands.profile import PROFILE
+from hookwire.render import ModelText, Placement
+
+
+class HookwireHooks(HookProvider):
+    """Runs hookwire's hooks and plugins at a Strands agent's seams:
+    ``Agent(model, tools=[...], hooks=[HookwireHooks(kernel, cwd=project)])``. One session
+    for every agent given this provider, until :meth:`close`. ``problems`` lists why
+    configured hooks cannot run here (each also logged once)."""
+
+    def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8, neutral: bool = False,
+                 **session_fields: Any) -> None:
+        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
+                                 neutral=neutral, **session_fields)
+        self._blocking = BlockingDriver(self.driver)
+        self._runs: dict[int, HostRun] = {}  # id(agent) → its run
+        self._continuing: set[int] = set()  # agents resumed by a stop continuation
+        self._tools: dict[str, Any] = {}  # call id → its tool_running() context, while it runs
+
+    @property
+    def problems(self) -> tuple[Any, ...]:
+        return self.driver.problems
+
+    def close(self, reason: str = "other") -> None:
+        """``session_end``, and the helper thread stops."""
+        self._blocking.close(reason)
+
+    def __enter__(self) -> HookwireHooks:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
+        registry.add_callback(BeforeInvocationEvent, self._invocation)
+        registry.add_callback(BeforeModelCallEvent, self._before_model)
+        registry.add_callback(AfterModelCallEvent, self._after_model)
+        registry.add_callback(BeforeToolCallEvent, self._before_tool)
+        registry.add_callback(AfterToolCallEvent, self._after_tool)
+        registry.add_callback(AfterInvocationEvent, self._after_invocation)
+
+    # -- invocations ---------------------------------------------------------------------------
+
+    async def _invocation(self, event: BeforeInvocationEvent) -> None:
+        key = id(event.agent)
+        self.driver.declare_tools(list(event.agent.tool_names))
+        if key in self._continuing:
+            self._continuing.discard(key)
+            return
+        run = self.driver.begin(_prompt(event.messages), agent_type=event.agent.name or "agent")
+        self._runs[key] = run
+        await self._blocking.acall(run.open)
+
+    async def _before_model(self, event: BeforeModelCallEvent) -> None:
+        run = self._runs.get(id(event.agent))
+        if run is not None:
+            _place(event.agent.messages, await self._blocking.acall(run.before_model))
+
+    async def _after_model(self, event: AfterModelCallEvent) -> None:
+        run = self._runs.get(id(event.agent))
+        if run is None:
+            return
+        if event.stop_response is not None:
+            run.model_answered(_text(event.stop_response.message))
+        elif event.exception is not None:
+            status = getattr(event.exception, "status_code", None)
+            kind = status_error_kind(status) if isinstance(status, int) else "unknown"
+            await self._blocking.acall(run.model_failed, kind, str(event.exception))
+
+    async def _after_invocation(self, event: AfterInvocationEvent) -> None:
+        key = id(event.agent)
+        run = self._runs.get(key)
+        if run is None:
+            return
+        if event.result is None or event.result.stop_reason == "interrupt":
+            self._runs.pop(key, None)  # failed, or paused: no stop
+            return
+        feedback = await self._blocking.acall(run.stop, _text(event.result.message))
+        if feedback is None:
+            self._runs.pop(key, None)
+            await self._blocking.acall(run.close)
+            return
+        self._continuing.add(key)
+        event.resume = [{"text": t.text} for t in feedback]
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    async def _before_tool(self, event: BeforeToolCallEvent) -> None:
+        run = self._runs.get(id(event.agent))
+        if run is None:
+            return
+        use = event.tool_use
+        name, call_id = use["name"], use["toolUseId"]
+        args = dict(use.get("input") or {})
+        go = await self._blocking.acall(run.tool_pre, name, args, call_id)
+        if go.action in (Action.ASK, Action.DEFER):
+            go = await self._blocking.acall(run.approve, name, go, call_id)
+        if go.action is Action.RUN and go.rewritten:
+            error = _invalid(event.selected_tool, go.input)
+            if error is not None:
+                run.refuse(call_id, error)
+                event.cancel_tool = invalid_rewrite(name, error)
+                return
+            event.tool_use["input"] = go.input
+        if go.action is not Action.RUN:
+            event.cancel_tool = go.text or "denied by a hook"
+            return
+        # the tool runs in this task (or a copy of its context): an agent it starts is nested
+        manager = run.tool_running()
+        manager.__enter__()
+        self._tools[call_id] = manager
+
+    async def _after_tool(self, event: AfterToolCallEvent) -> None:
+        run = self._runs.get(id(event.agent))
+        call_id = event.tool_use["toolUseId"]
+        manager: Any = self._tools.pop(call_id, None)
+        if manager is not None:
+            manager.__exit__(None, None, None)
+        if run is None or manager is None:
+            return  # not ours, or refused (the refusal is its result)
+        name, args = event.tool_use["name"], dict(event.tool_use.get("input") or {})
+        result = event.result
+        text = _result_text(result)
+        if event.exception is not None or result.get("status") == "error":
+            error = str(event.exception) if event.exception is not None else text
+            await self._blocking.acall(run.tool_failed, name, args, call_id, error)
+            return
+        sent = await self._blocking.acall(run.tool_done, name, args, call_id, text)
+        if sent is not text:
+            event.result = {**result, "content": [{"text": str(sent)}]}
+
+
+def _place(messages: list[Any], texts: list[ModelText]) -> None:
+    """Hook texts into the latest user-role message (before its text where the harness puts
+    them before the prompt)."""
+    if not texts:
+        return
+    if not messages or messages[-1].get("role") != "user":
+        messages.append({"role": "user", "content": []})
+    content = messages[-1]["content"]
+    before = [{"text": t.text} for t in texts if t.placement is Placement.BEFORE_PROMPT]
+    content[:0] = before
+    content.extend({"text": t.text} for t in texts if t.placement is not Placement.BEFORE_PROMPT)
+
+
+def _prompt(messages: Any) -> str:
+    for message in reversed(messages or []):
+        if isinstance(message, Mapping) and message.get("role") == "user":
+            return _text(message) or ""
+    return ""
+
+
+def _text(message: Any) -> str | None:
+    if not isinstance(message, Mapping):
+        return None
+    parts = [b["text"] for b in message.get("content") or [] if isinstance(b, Mapping)
+             and isinstance(b.get("text"), str)]
+    return "\n".join(parts) if parts else None
+
+
+def _result_text(result: Mapping[str, Any]) -> str:
+    return "\n".join(str(b.get("text", b.get("json", ""))) for b in result.get("content") or [])
+
+
+def _invalid(tool: Any, value: Mapping[str, Any]) -> str | None:
+    """Why ``value`` does not satisfy the tool's input schema, or ``None``."""
+    if tool is None:
+        return None
+    import jsonschema  # type: ignore[import-untyped]  # via mcp, a dependency of Strands
+
+    schema = (tool.tool_spec.get("inputSchema") or {}).get("json") or {}
+    try:
+        jsonschema.validate(dict(value), schema)
+    except jsonschema.ValidationError as exc:
+        return str(exc.message)
+    return None
+
+
+__all__ = ["HookwireHooks"]
