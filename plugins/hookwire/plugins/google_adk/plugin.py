@@ -1,0 +1,291 @@
+"""The Google ADK runner plugin: every seam ADK has, applied the way ADK applies it.
+
+=====================  ==========================================================================
+hookwire seam          ADK seam (how the verdict is applied)
+=====================  ==========================================================================
+session_start / end    the plugin's session: opened by the first run, ended when the runner
+                       closes (``await runner.close()``) or by :meth:`HookwirePlugin.shutdown`
+prompt_submit          ``before_model_callback`` of an invocation's first model call; blocked →
+                       :class:`PromptBlocked`
+tool_pre / approve     ``before_tool_callback``: deny → ``{"error": text}`` as the tool's response
+                       (the tool does not run); ask → the kernel's ``approve`` seam, no answer
+                       refuses; rewritten input → checked against the tool's declaration, then
+                       the call's arguments
+tool_post / failure    ``after_tool_callback`` (a replaced result is the response) and
+                       ``on_tool_error_callback`` (the error then propagates, as ADK's own)
+tool_batch             the next ``before_model_callback``: blocked → :class:`ToolBatchBlocked`
+stop                   ``after_run_callback``; continue → :meth:`HookwirePlugin.run_async` runs
+                       the turn again with the feedback as the next user message
+stop_failure           ``on_model_error_callback``
+subagent_start / stop  a run inside a tool of a guarded run (``AgentTool`` passes the runner's
+                       plugins on): the same session and turn, the sub-agent seams
+halt                   :class:`RunHalted` at the next seam
+=====================  ==========================================================================
+
+ADK wraps an exception a plugin raises in a ``RuntimeError``; :meth:`HookwirePlugin.run_async`
+and :meth:`HookwirePlugin.run` raise hookwire's own (``__cause__`` holds it otherwise). Texts
+a hook adds for the model are user-role contents of each later model request of that
+invocation, at the place they arose, in each dialect's harness wording (which says it is a
+hook's) or the neutral labelled form. ADK runs each ``runner.run`` on a loop of its own thread,
+so the session lives on a helper thread (:class:`~hookwire.driver.BlockingDriver`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.adk.plugins.base_plugin import BasePlugin
+from google.genai import types
+
+from hookwire.driver import (
+    Action,
+    BlockingDriver,
+    HostDriver,
+    HostRun,
+    invalid_rewrite,
+    status_error_kind,
+)
+from hookwire.errors import HookwireError
+from hookwire.plugins.google_adk.profile import PROFILE
+from hookwire.render import ModelText, Placement
+
+log = logging.getLogger("hookwire.google_adk")
+_DRIVEN: contextvars.ContextVar[bool] = contextvars.ContextVar("hookwire_adk_driven",
+                                                               default=False)
+
+
+@dataclass
+class _Run:
+    run: HostRun
+    injected: list[tuple[int, types.Content]] = field(default_factory=list)
+    tools: dict[str, Any] = field(default_factory=dict)  # call id → tool_running() context
+
+
+class HookwirePlugin(BasePlugin):
+    """Runs hookwire's hooks and plugins at every agent of an ADK runner:
+    ``Runner(app=App(name=..., root_agent=agent, plugins=[HookwirePlugin(kernel, cwd=...)]))``.
+    Use :meth:`run_async` / :meth:`run` in place of the runner's own so that a Stop hook can
+    continue the turn. ``problems``: why configured hooks cannot run here (each also logged)."""
+
+    def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8, neutral: bool = False,
+                 name: str = "hookwire", **session_fields: Any) -> None:
+        super().__init__(name)
+        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
+                                 neutral=neutral, **session_fields)
+        self._blocking = BlockingDriver(self.driver)
+        self._runs: dict[str, _Run] = {}  # invocation id → its run
+        self._continuing: dict[str, _Run] = {}  # ADK session id → the turn a continuation goes on
+        self._feedback: dict[str, list[ModelText]] = {}  # ADK session id → stop feedback
+
+    @property
+    def problems(self) -> tuple[Any, ...]:
+        return self.driver.problems
+
+    async def close(self) -> None:
+        """ADK calls it when the runner closes: ``session_end``."""
+        await asyncio.to_thread(self._blocking.close)
+
+    def shutdown(self, reason: str = "other") -> None:
+        """``session_end`` without closing a runner."""
+        self._blocking.close(reason)
+
+    # -- driving a turn ------------------------------------------------------------------------
+
+    async def run_async(self, runner: Any, *, user_id: str, session_id: str,
+                        new_message: types.Content, **kwargs: Any) -> AsyncIterator[Any]:
+        """``runner.run_async`` for one user turn, Stop continuations included."""
+        token = _DRIVEN.set(True)
+        try:
+            while True:
+                try:
+                    async for event in runner.run_async(user_id=user_id, session_id=session_id,
+                                                        new_message=new_message, **kwargs):
+                        yield event
+                except RuntimeError as exc:
+                    _unwrap(exc)
+                    raise
+                texts = self._feedback.pop(session_id, None)
+                if texts is None:
+                    return
+                new_message = types.Content(role="user",
+                                            parts=[types.Part(text=t.text) for t in texts])
+        finally:
+            _DRIVEN.reset(token)
+
+    def run(self, runner: Any, *, user_id: str, session_id: str, new_message: types.Content,
+            **kwargs: Any) -> Iterator[Any]:
+        """``runner.run`` (blocking) for one user turn, Stop continuations included."""
+        token = _DRIVEN.set(True)
+        try:
+            while True:
+                try:
+                    yield from runner.run(user_id=user_id, session_id=session_id,
+                                          new_message=new_message, **kwargs)
+                except RuntimeError as exc:
+                    _unwrap(exc)
+                    raise
+                texts = self._feedback.pop(session_id, None)
+                if texts is None:
+                    return
+                new_message = types.Content(role="user",
+                                            parts=[types.Part(text=t.text) for t in texts])
+        finally:
+            _DRIVEN.reset(token)
+
+    # -- runs ----------------------------------------------------------------------------------
+
+    async def before_run_callback(self, *, invocation_context: Any) -> None:
+        ic = invocation_context
+        self.driver.declare_tools([n for t in ic.agent.tools if (n := _tool_name(t))])
+        state = self._continuing.pop(ic.session.id, None)
+        if state is None:
+            run = self.driver.begin(_text(ic.user_content) or "", agent_type=ic.agent.name)
+            await self._blocking.acall(run.open)
+            state = _Run(run)
+        self._runs[ic.invocation_id] = state
+
+    async def before_model_callback(self, *, callback_context: Any, llm_request: Any) -> None:
+        state = self._runs.get(callback_context.invocation_id)
+        if state is None:
+            return None
+        contents = llm_request.contents
+        for text in await self._blocking.acall(state.run.before_model):
+            at = len(contents)
+            if text.placement is Placement.BEFORE_PROMPT:
+                at = next((i for i in range(len(contents) - 1, -1, -1)
+                           if contents[i].role == "user"), at)
+            state.injected.append((at, types.Content(role="user",
+                                                     parts=[types.Part(text=text.text)])))
+        for offset, (at, content) in enumerate(sorted(state.injected, key=lambda x: x[0])):
+            contents.insert(min(at + offset, len(contents)), content)
+        return None
+
+    async def after_model_callback(self, *, callback_context: Any, llm_response: Any) -> None:
+        state = self._runs.get(callback_context.invocation_id)
+        if state is not None and not llm_response.partial:
+            state.run.model_answered(_text(llm_response.content))
+
+    async def on_model_error_callback(self, *, callback_context: Any, llm_request: Any,
+                                      error: Exception) -> None:
+        state = self._runs.get(callback_context.invocation_id)
+        if state is not None:
+            status = getattr(error, "code", None) or getattr(error, "status_code", None)
+            kind = status_error_kind(status) if isinstance(status, int) else "unknown"
+            await self._blocking.acall(state.run.model_failed, kind, str(error))
+
+    async def after_run_callback(self, *, invocation_context: Any) -> None:
+        ic = invocation_context
+        state = self._runs.pop(ic.invocation_id, None)
+        if state is None:
+            return
+        texts = await self._blocking.acall(state.run.stop)
+        if texts is not None and not state.run.nested and _DRIVEN.get():
+            self._continuing[ic.session.id] = state
+            self._feedback[ic.session.id] = texts
+            return
+        if texts is not None:
+            log.warning("a stop hook asked to continue the turn; run it with "
+                        "HookwirePlugin.run_async() or .run() to let it")
+        await self._blocking.acall(state.run.close)
+
+    async def on_run_error_callback(self, *, invocation_context: Any,
+                                    error: Exception) -> None:
+        state = self._runs.pop(invocation_context.invocation_id, None)
+        if state is not None:
+            await self._blocking.acall(state.run.close)
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
+                                   tool_context: Any) -> dict[str, Any] | None:
+        state = self._runs.get(tool_context.invocation_id)
+        if state is None:
+            return None
+        run, call_id = state.run, tool_context.function_call_id
+        go = await self._blocking.acall(run.tool_pre, tool.name, dict(tool_args), call_id)
+        if go.action in (Action.ASK, Action.DEFER):
+            go = await self._blocking.acall(run.approve, tool.name, go, call_id)
+        if go.action is not Action.RUN:
+            return {"error": go.text or "denied by a hook"}
+        if go.rewritten:
+            error = _invalid(tool, go.input)
+            if error is not None:
+                run.refuse(call_id, error)
+                return {"error": invalid_rewrite(tool.name, error)}
+            tool_args.clear()
+            tool_args.update(go.input)
+        # the tool runs next in this task: an agent run it starts is nested in this one
+        manager = run.tool_running()
+        manager.__enter__()
+        state.tools[call_id] = manager
+        return None
+
+    def _ran(self, tool_context: Any) -> _Run | None:
+        state = self._runs.get(tool_context.invocation_id)
+        manager = state.tools.pop(tool_context.function_call_id, None) if state else None
+        if manager is None:
+            return None
+        manager.__exit__(None, None, None)
+        return state
+
+    async def after_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
+                                  tool_context: Any, result: Any) -> dict[str, Any] | None:
+        state = self._ran(tool_context)
+        if state is None:
+            return None
+        sent = await self._blocking.acall(state.run.tool_done, tool.name, dict(tool_args),
+                                          tool_context.function_call_id, result)
+        if sent is result:
+            return None
+        return sent if isinstance(sent, dict) else {"result": sent}
+
+    async def on_tool_error_callback(self, *, tool: Any, tool_args: dict[str, Any],
+                                     tool_context: Any, error: Exception) -> None:
+        state = self._ran(tool_context)
+        if state is not None and not isinstance(error, asyncio.CancelledError):
+            await self._blocking.acall(state.run.tool_failed, tool.name, dict(tool_args),
+                                       tool_context.function_call_id, str(error) or repr(error))
+
+
+def _unwrap(exc: RuntimeError) -> None:
+    """ADK wraps what a plugin raises: raise hookwire's own exception instead."""
+    cause = exc.__cause__
+    while cause is not None and not isinstance(cause, HookwireError):
+        cause = cause.__cause__
+    if cause is not None:
+        raise cause from None
+
+
+def _tool_name(tool: Any) -> str | None:
+    name = getattr(tool, "name", None) or getattr(tool, "__name__", None)
+    return name if isinstance(name, str) else None
+
+
+def _text(content: Any) -> str | None:
+    parts = getattr(content, "parts", None) or []
+    texts = [p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", None)]
+    return "\n".join(texts) if texts else None
+
+
+def _invalid(tool: Any, value: dict[str, Any]) -> str | None:
+    """Why ``value`` does not fit the tool's declared parameters (``None``: it does, or the
+    tool declares none)."""
+    declaration = tool._get_declaration() if hasattr(tool, "_get_declaration") else None
+    schema = getattr(declaration, "parameters", None)
+    if schema is None:
+        return None
+    missing = [n for n in (schema.required or []) if n not in value]
+    unknown = [n for n in value if n not in (schema.properties or {})]
+    if missing:
+        return f"missing argument(s): {', '.join(missing)}"
+    if unknown:
+        return f"unknown argument(s): {', '.join(unknown)}"
+    return None
+
+
+__all__ = ["HookwirePlugin"]
