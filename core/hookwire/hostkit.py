@@ -107,6 +107,16 @@ class HostHarness(abc.ABC):
         answers ``"done"``), each request recorded with :func:`flatten`. Catch the run's
         exception into ``error``; close the adapter's session before returning."""
 
+    def run_nested(self, kernel: Kernel, *, cwd: Path, prompt: str, script: Sequence[Step],
+                   inner_script: Sequence[Step], tools: KitTools) -> Transcript:
+        """Like :meth:`run`, with one more tool, ``delegate(request)``, that runs an inner agent
+        (the tool ``run_shell`` only, a scripted model answering ``inner_script``) the way the
+        runtime runs a sub-agent from a tool (``AgentTool``, an agent called inside a tool
+        function...), given no hookwire adapter of its own unless the runtime needs one.
+        Record both models' requests. A runtime without sub-agents lists ``nested_agent`` in
+        :attr:`cannot` instead."""
+        raise NotImplementedError(f"{self.name} has no run_nested()")
+
 
 def flatten(value: Any) -> str:
     """Every string in ``value`` (mappings, sequences, dataclasses, pydantic models, objects
@@ -289,6 +299,23 @@ class HostConformance:
         assert pre["hook_event_name"] == "PreToolUse" and pre["cwd"] == str(kit.project)
         assert pre["session_id"] == post["session_id"] and pre["tool_use_id"] == post["tool_use_id"]
         assert post["tool_response"] is not None
+
+    def test_nested_agent(self, kit: _Kit) -> None:
+        kernel = kit.claude(PreToolUse=[("guard", "Bash")], UserPromptSubmit=["prompt"],
+                            SubagentStart=["sub_start"], SubagentStop=["sub_stop"])
+        transcript = Transcript()
+        t = kit.harness.run_nested(
+            kernel, cwd=kit.project, prompt="please delegate", tools=KitTools(transcript),
+            script=[[Call("delegate", {"request": "clean the build"})], "all done"],
+            inner_script=[[Call("run_shell", {"cmd": "rm -rf build"})], "inner done"])
+        assert t.error is None, t.error
+        assert t.ran == [], "the inner agent's rm -rf must meet the same guard"
+        assert t.read("Blocked: rm -rf is not allowed here")
+        guard, prompt = kit.log("guard"), kit.log("prompt")
+        assert len(prompt) == 1, "the inner run is part of the outer turn"
+        assert guard[0]["session_id"] == prompt[0]["session_id"]
+        assert len(kit.log("sub_start")) == 1 and len(kit.log("sub_stop")) == 1
+        assert kit.log("sub_stop")[0]["session_id"] == prompt[0]["session_id"]
 
     # -- Codex ---------------------------------------------------------------------------------
 

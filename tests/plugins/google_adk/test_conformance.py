@@ -12,12 +12,16 @@ from typing import Any
 import pytest
 
 pytest.importorskip("google.adk")
+#: ADK's own AgentTool builds its inner Runner with the argument ADK deprecated.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:The `plugins` argument is deprecated:DeprecationWarning")
 
 from google.adk.agents import LlmAgent  # noqa: E402
 from google.adk.apps import App  # noqa: E402
 from google.adk.models.base_llm import BaseLlm  # noqa: E402
 from google.adk.models.llm_response import LlmResponse  # noqa: E402
 from google.adk.runners import InMemoryRunner  # noqa: E402
+from google.adk.tools.agent_tool import AgentTool  # noqa: E402
 from google.genai import types  # noqa: E402
 
 from hookwire.hostkit import (  # noqa: E402
@@ -95,6 +99,25 @@ class AdkHarness(HostHarness):
         agent = LlmAgent(name="kit_agent", model=ScriptedLlm(steps=scripted(script),
                                                                transcript=transcript),
                          tools=adk_tools(tools))
+        try:
+            transcript.output = asyncio.run(run_turn(plugin, agent, prompt))
+        except Exception as exc:
+            transcript.error = exc
+        finally:
+            plugin.shutdown()
+        return transcript
+
+
+    def run_nested(self, kernel: Any, *, cwd: Path, prompt: str, script: Sequence[Step],
+                   inner_script: Sequence[Step], tools: KitTools) -> Transcript:
+        transcript = tools.transcript
+        plugin = HookwirePlugin(kernel, cwd=str(cwd))
+        helper = LlmAgent(name="delegate", description="Hand a task to a helper agent.",
+                          model=ScriptedLlm(steps=scripted(inner_script), transcript=transcript),
+                          tools=adk_tools(tools)[:1])
+        agent = LlmAgent(name="kit_agent", model=ScriptedLlm(steps=scripted(script),
+                                                               transcript=transcript),
+                         tools=[*adk_tools(tools), AgentTool(agent=helper)])
         try:
             transcript.output = asyncio.run(run_turn(plugin, agent, prompt))
         except Exception as exc:

@@ -101,5 +101,23 @@ class StrandsHarness(HostHarness):
         return transcript
 
 
+    def run_nested(self, kernel: Any, *, cwd: Path, prompt: str, script: Sequence[Step],
+                   inner_script: Sequence[Step], tools: KitTools) -> Transcript:
+        transcript = tools.transcript
+        with HookwireHooks(kernel, cwd=str(cwd)) as hooks:
+            # Strands' own agent-as-tool, given no hooks: the outer provider guards it
+            helper = Agent(model=ScriptedModel(inner_script, transcript),
+                           tools=strands_tools(tools)[:1], callback_handler=None, name="helper")
+            delegate = helper.as_tool(name="delegate", description="Hand a task to a helper.")
+            agent = Agent(model=ScriptedModel(script, transcript),
+                          tools=[*strands_tools(tools), delegate], hooks=[hooks],
+                          callback_handler=None)
+            try:
+                agent(prompt)
+            except Exception as exc:
+                transcript.error = exc
+        return transcript
+
+
 class TestStrandsConformance(HostConformance):
     harness = StrandsHarness()

@@ -16,9 +16,10 @@ tool_post / failure    ``AfterToolCallEvent`` (an exception or an ``error`` resu
 tool_batch             the next ``BeforeModelCallEvent``: blocked → :class:`ToolBatchBlocked`
 stop                   ``AfterInvocationEvent``: continue → ``resume`` with the feedback
 stop_failure           ``AfterModelCallEvent`` with an exception
-subagent_start / stop  an invocation of an agent with this provider from inside one of its
-                       tools: same session and turn, the sub-agent seams instead of the prompt
-                       and stop seams
+subagent_start / stop  an agent run from inside one of the guarded tools: same session and
+                       turn, the sub-agent seams instead of the prompt and stop seams. An
+                       ``agent.as_tool()`` gets this provider on its first call; an agent a
+                       tool function builds itself needs ``hooks=[provider]``
 halt                   :class:`RunHalted` at the next seam
 =====================  ==========================================================================
 
@@ -32,9 +33,11 @@ a helper thread (:class:`~hookwire.driver.BlockingDriver`).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
+from strands import Agent
 from strands.hooks import (
     AfterInvocationEvent,
     AfterModelCallEvent,
@@ -72,6 +75,7 @@ class HookwireHooks(HookProvider):
         self._runs: dict[int, HostRun] = {}  # id(agent) → its run
         self._continuing: set[int] = set()  # agents resumed by a stop continuation
         self._tools: dict[str, Any] = {}  # call id → its tool_running() context, while it runs
+        self._registries: weakref.WeakSet[HookRegistry] = weakref.WeakSet()
 
     @property
     def problems(self) -> tuple[Any, ...]:
@@ -88,6 +92,7 @@ class HookwireHooks(HookProvider):
         self.close()
 
     def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
+        self._registries.add(registry)
         registry.add_callback(BeforeInvocationEvent, self._invocation)
         registry.add_callback(BeforeModelCallEvent, self._before_model)
         registry.add_callback(AfterModelCallEvent, self._after_model)
@@ -161,6 +166,9 @@ class HookwireHooks(HookProvider):
         if go.action is not Action.RUN:
             event.cancel_tool = go.text or "denied by a hook"
             return
+        inner = getattr(event.selected_tool, "agent", None)  # ``agent.as_tool()``
+        if isinstance(inner, Agent) and inner.hooks not in self._registries:
+            inner.hooks.add_hook(self)  # a sub-agent given no adapter runs under this one
         # the tool runs in this task (or a copy of its context): an agent it starts is nested
         manager = run.tool_running()
         manager.__enter__()
