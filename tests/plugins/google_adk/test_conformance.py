@@ -24,7 +24,8 @@ from google.adk.runners import InMemoryRunner  # noqa: E402
 from google.adk.tools.agent_tool import AgentTool  # noqa: E402
 from google.genai import types  # noqa: E402
 
-from hookwire.hostkit import (  # noqa: E402
+from hookwire.plugins.google_adk import HookwirePlugin  # noqa: E402
+from hookwire.plugins.hostkit import (  # noqa: E402
     HostConformance,
     HostHarness,
     KitTools,
@@ -33,7 +34,6 @@ from hookwire.hostkit import (  # noqa: E402
     flatten,
     scripted,
 )
-from hookwire.plugins.google_adk import HookwirePlugin  # noqa: E402
 
 
 class ScriptedLlm(BaseLlm):

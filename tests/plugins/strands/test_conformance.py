@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("strands")
 
-from strands import Agent, tool  # noqa: E402
-from strands.models import Model  # noqa: E402
+from strands import Agent, tool
+from strands.models import Model
 
-from hookwire.hostkit import (  # noqa: E402
+from hookwire.plugins.hostkit import (
     HostConformance,
     HostHarness,
     KitTools,
@@ -25,7 +25,7 @@ from hookwire.hostkit import (  # noqa: E402
     flatten,
     scripted,
 )
-from hookwire.plugins.strands import HookwireHooks  # noqa: E402
+from hookwire.plugins.strands import HookwireHooks
 
 
 class ScriptedModel(Model):

@@ -1,6 +1,7 @@
 """hookwire for Google ADK: a runner plugin that runs hooks at every agent's seams.
 
-``from hookwire.plugins.google_adk import HookwirePlugin`` needs ``pip install 'hookwire[google-adk]'``;
+``from hookwire.plugins.google_adk import HookwirePlugin`` needs
+``pip install 'hookwire[google-adk]'``;
 the host profile (:mod:`.profile`) does not.
 """
 

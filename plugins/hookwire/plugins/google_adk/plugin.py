@@ -215,8 +215,9 @@ class HookwirePlugin(BasePlugin):
         if go.rewritten:
             error = _invalid(tool, go.input)
             if error is not None:
-                run.refuse(call_id, error)
-                return {"error": invalid_rewrite(tool.name, error)}
+                text = invalid_rewrite(tool.name, error)
+                run.refuse(call_id, text)
+                return {"error": text}
             tool_args.clear()
             tool_args.update(go.input)
         # the tool runs next in this task: an agent run it starts is nested in this one

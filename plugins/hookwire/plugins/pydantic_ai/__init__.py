@@ -9,23 +9,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hookwire.plugins._adapters import PromptBlocked, RunHalted
+    from hookwire.driver import PromptBlocked, RunHalted, ToolBatchBlocked
 
 __all__ = ["Hookwire", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
 
 
 def __getattr__(name: str) -> Any:
     # lazily: every Kernel() imports this package (the host profile's entry point is in it)
-    if name in ("PromptBlocked", "RunHalted"):
-        from hookwire.plugins import _adapters
+    if name in ("PromptBlocked", "RunHalted", "ToolBatchBlocked"):
+        from hookwire import driver
 
-        return getattr(_adapters, name)
+        return getattr(driver, name)
     if name == "Hookwire":
         from hookwire.plugins.pydantic_ai.capability import Hookwire
 
         return Hookwire
-    if name == "ToolBatchBlocked":
-        from hookwire.plugins.pydantic_ai.capability import ToolBatchBlocked
-
-        return ToolBatchBlocked
     raise AttributeError(name)

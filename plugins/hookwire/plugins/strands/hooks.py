@@ -159,8 +159,8 @@ class HookwireHooks(HookProvider):
         if go.action is Action.RUN and go.rewritten:
             error = _invalid(event.selected_tool, go.input)
             if error is not None:
-                run.refuse(call_id, error)
                 event.cancel_tool = invalid_rewrite(name, error)
+                run.refuse(call_id, event.cancel_tool)
                 return
             event.tool_use["input"] = go.input
         if go.action is not Action.RUN:

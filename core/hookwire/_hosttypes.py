@@ -1,0 +1,129 @@
+"""The host driver's vocabulary: its exceptions, answers and text helpers (re-exported by
+:mod:`hookwire.driver`, which documents them)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from hookwire.errors import HookwireError
+from hookwire.render import ModelText, Subject, render
+from hookwire.verdicts import KERNEL, Halt, Verdict
+
+
+class RunHalted(HookwireError, RuntimeError):
+    """A hook answered ``continue: false``: the adapter ended the run. ``halt`` says who and why."""
+
+    def __init__(self, halt: Halt) -> None:
+        self.halt = halt
+        self.reason = halt.reason
+        super().__init__(f"run halted by {halt.source.label()}: {halt.reason or '(no reason)'}")
+
+
+class PromptBlocked(HookwireError, RuntimeError):
+    """A ``prompt_submit`` hook blocked the prompt: the model was never called."""
+
+    def __init__(self, reason: str | None, verdict: Verdict, text: str | None = None) -> None:
+        self.reason = reason
+        self.verdict = verdict
+        #: What the harness shows the user instead of a model reply (Claude Code's
+        #: ``UserPromptSubmit operation blocked by hook: …``; the reason in the neutral form).
+        self.text = text if text is not None else reason
+        super().__init__(f"prompt blocked by a hook: {reason or '(no reason given)'}")
+
+
+class ToolBatchBlocked(RunHalted):
+    """A ``tool_batch`` hook blocked: the run ended after the tool calls, before the next model
+    request. ``reason`` says why; the session is not halted, the next run goes on as usual."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        source = verdict.reasons[0].source if verdict.reasons else KERNEL
+        super().__init__(Halt(reason=verdict.reason, source=source))
+        self.verdict = verdict
+
+
+class Renderer:
+    """Verdicts into what the model reads: each dialect's own wording and placement, or the
+    neutral labelled form (``neutral=True``). A mapped runtime tool is named as the hooks saw
+    it (its harness name and fields)."""
+
+    def __init__(self, kernel: Any, *, neutral: bool = False) -> None:
+        self.kernel = kernel
+        self.neutral = neutral
+
+    def __call__(self, verdict: Verdict, *, tool_name: str | None = None,
+                 tool_input: Mapping[str, Any] | None = None,
+                 prompt: str | None = None) -> list[ModelText]:
+        name, args = tool_name or "", dict(tool_input or {})
+        tools = getattr(self.kernel, "tools", None)
+        mapping = tools.get(name) if tools is not None and name else None
+        if mapping is not None:
+            name, args = mapping.harness, mapping.to_harness(args)
+        subject = Subject(tool_name=name, tool_input=args, prompt=prompt or "")
+        return render(verdict, self.kernel.dialect, subject, neutral_form=self.neutral)
+
+
+class Action(enum.StrEnum):
+    """What the adapter does with a tool call."""
+
+    RUN = "run"        #: run the tool with :attr:`ToolGo.input`
+    REFUSE = "refuse"  #: do not run it; the model reads :attr:`ToolGo.text` as its result
+    ASK = "ask"        #: ask the runtime's approval surface (or :meth:`HostRun.approve`)
+    DEFER = "defer"    #: the runtime's deferred-call path (a hook answered ``defer``)
+
+
+@attrs.frozen(kw_only=True)
+class ToolGo:
+    """The driver's answer to a tool call: ``action``, the ``input`` to run it with (a hook
+    may have rewritten it: ``rewritten``), the ``text`` the model reads when refused, the
+    ``reason`` an approval surface shows, and the ``verdict`` behind it."""
+
+    action: Action
+    input: dict[str, Any]
+    verdict: Verdict
+    text: str | None = None
+    reason: str | None = None
+    rewritten: bool = False
+
+
+def invalid_rewrite(tool_name: str, error: object) -> str:
+    """What the model reads when a hook rewrote a tool's input into one its schema refuses."""
+    return f"A hook rewrote the input of {tool_name} into an invalid one: {error}"
+
+
+def prompt_text(prompt: object) -> str:
+    """The user's prompt as text (multimodal prompts keep only their text parts)."""
+    if prompt is None:
+        return ""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, Iterable):
+        return "\n".join(_part_text(p) for p in prompt).strip()
+    return str(prompt)
+
+
+def _part_text(part: object) -> str:
+    if isinstance(part, str):
+        return part
+    if isinstance(part, Mapping):
+        return str(part.get("text") or "")
+    return str(getattr(part, "text", "") or "")
+
+
+def status_error_kind(status: int) -> str:
+    """Claude Code's short error kind (``StopFailure.error``) for an HTTP status of a failed
+    model request."""
+    if status == 429:
+        return "rate_limit"
+    if status in (503, 529):
+        return "overloaded"
+    if status >= 500:
+        return "server_error"
+    if status in (401, 403):
+        return "authentication_failed"
+    if status == 400:
+        return "invalid_request"
+    return "unknown"
