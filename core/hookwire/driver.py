@@ -30,6 +30,7 @@ import contextlib
 import functools
 import itertools
 import logging
+import threading
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -179,21 +180,23 @@ class HostDriver:
 
 class BlockingDriver:
     """A :class:`HostDriver` for blocking runtimes, or runtimes whose callbacks run on
-    several event loops or threads: its session lives on an event loop in a helper thread.
+    several event loops or threads: its session lives on an event loop in a helper thread,
+    started on first use and stopped by :meth:`close` (a later use starts a new session).
     :meth:`call` runs a driver coroutine function there (blocking); :meth:`acall` does the
     same from async code on any loop."""
 
     def __init__(self, driver: HostDriver, backend: str = "asyncio") -> None:
-        from anyio.from_thread import start_blocking_portal
-
         self.driver = driver
-        self._portal_cm: Any = start_blocking_portal(backend=backend)
-        self._portal = self._portal_cm.__enter__()
+        self.backend = backend
+        self._lock = threading.RLock()
+        self._portal_cm: Any = None
+        self._portal: Any = None
         self._session_cm: Any = None
 
     def call(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
         self.open()
-        return self._portal.call(functools.partial(fn, *args, **kwargs))
+        result: T = self._portal.call(functools.partial(fn, *args, **kwargs))
+        return result
 
     async def acall(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
         import anyio.to_thread
@@ -202,27 +205,34 @@ class BlockingDriver:
 
     def open(self) -> None:
         """Open the session (entered in one task of the helper loop) and start it."""
-        if self._session_cm is not None or self._portal_cm is None:
-            return
-        session = self.driver.new_session()
-        self._session_cm = self._portal.wrap_async_context_manager(session)
-        self._session_cm.__enter__()
+        with self._lock:
+            if self._session_cm is not None:
+                return
+            if self._portal_cm is None:
+                from anyio.from_thread import start_blocking_portal
+
+                self._portal_cm = start_blocking_portal(backend=self.backend)
+                self._portal = self._portal_cm.__enter__()
+            session = self.driver.new_session()
+            self._session_cm = self._portal.wrap_async_context_manager(session)
+            self._session_cm.__enter__()
         self._portal.call(self.driver.start, session)
 
     def close(self, reason: str = "other") -> None:
         """``session_end``, then stop the helper thread."""
-        if self._portal_cm is None:
-            return
-        try:
-            if self._session_cm is not None:
-                try:
-                    self._portal.call(self.driver.close, reason)
-                finally:
-                    cm, self._session_cm = self._session_cm, None
-                    cm.__exit__(None, None, None)
-        finally:
-            cm, self._portal_cm = self._portal_cm, None
-            cm.__exit__(None, None, None)
+        with self._lock:
+            portal_cm, self._portal_cm = self._portal_cm, None
+            session_cm, self._session_cm = self._session_cm, None
+            if portal_cm is None:
+                return
+            try:
+                if session_cm is not None:
+                    try:
+                        self._portal.call(self.driver.close, reason)
+                    finally:
+                        session_cm.__exit__(None, None, None)
+            finally:
+                portal_cm.__exit__(None, None, None)
 
 
 __all__ = ["Action", "BlockingDriver", "HostDriver", "HostRun", "PromptBlocked", "Renderer",

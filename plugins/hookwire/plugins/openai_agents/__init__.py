@@ -9,18 +9,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hookwire.plugins._adapters import PromptBlocked, RunHalted
+    from hookwire.driver import PromptBlocked, RunHalted, ToolBatchBlocked
 
 __all__ = ["Hookwire", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
 
 
 def __getattr__(name: str) -> Any:
     # lazily: every Kernel() imports this package (the host profile's entry point is in it)
-    if name in ("PromptBlocked", "RunHalted"):
-        from hookwire.plugins import _adapters
+    if name in ("PromptBlocked", "RunHalted", "ToolBatchBlocked"):
+        from hookwire import driver
 
-        return getattr(_adapters, name)
-    if name in ("Hookwire", "ToolBatchBlocked"):
+        return getattr(driver, name)
+    if name == "Hookwire":
         from hookwire.plugins.openai_agents import runner
 
         return getattr(runner, name)

@@ -38,8 +38,13 @@ labelled form with ``Hookwire(kernel, neutral=True)``. An input item has no fiel
 source: a hook's item is never a ``user`` one except where the harness sends one, and then
 its text says it is a hook's (``<system-reminder>``, ``<hook_prompt>``).
 
-Hook calls block (a :class:`~hookwire.sync.SyncSession` on its own thread); the async seams
-run them in a worker thread, so ``run``, ``run_sync`` and ``run_streamed`` share one session.
+nested runs            a run started inside one of the instrumented tools (``hooks.run`` again,
+                       ``agent.as_tool``) shares the outer turn: ``subagent_start`` and
+                       ``subagent_stop`` instead of the prompt and stop seams
+
+The protocol is :class:`hookwire.driver.HostDriver`'s; this module translates. Hook calls run
+on the session's own thread (:class:`~hookwire.driver.BlockingDriver`), so ``run``,
+``run_sync`` and ``run_streamed`` share one session.
 """
 
 from __future__ import annotations
@@ -53,29 +58,26 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio.to_thread
 import jsonschema  # type: ignore[import-untyped]  # via mcp, a dependency of the SDK
 import openai
 from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult, RunResultStreaming
 from agents.items import ItemHelpers
 from agents.run_state import RunState
 
-from hookwire.kernel import Kernel
-from hookwire.plugins._adapters import (
-    PromptBlocked,
-    Renderer,
-    RunHalted,
-    first_text,
+from hookwire.driver import (
+    Action,
+    BlockingDriver,
+    HostDriver,
+    HostRun,
+    ToolGo,
+    invalid_rewrite,
     prompt_text,
     status_error_kind,
-    texts_but,
-    tool_result,
 )
+from hookwire.kernel import Kernel
 from hookwire.plugins.openai_agents.profile import PROFILE
-from hookwire.render import ModelText, Placement, no_approval_surface
-from hookwire.session import TurnOrigin
-from hookwire.sync import SyncSession
-from hookwire.verdicts import KERNEL, Decision, Halt, Verdict
+from hookwire.render import ModelText, Placement
+from hookwire.verdicts import Decision
 
 log = logging.getLogger("hookwire.openai_agents")
 
@@ -83,29 +85,13 @@ log = logging.getLogger("hookwire.openai_agents")
 _SDK_FAILURE_ATTR = "_function_tool_default_failure_handled"
 
 
-class ToolBatchBlocked(RunHalted):
-    """A ``tool_batch`` hook blocked: the run ended after the tool calls, before the next model
-    request. ``reason`` says why; the session is not halted."""
-
-    def __init__(self, verdict: Verdict) -> None:
-        source = verdict.reasons[0].source if verdict.reasons else KERNEL
-        super().__init__(Halt(reason=verdict.reason, source=source))
-        self.verdict = verdict
-
-
 @dataclass
 class _Run:
-    """One ``Runner`` call (a stop continuation is another)."""
+    """One ``Runner`` call and its driver run (a stop continuation is another call)."""
 
-    origin: TurnOrigin
-    nested: bool  # inside a tool of an outer run: the outer run owns prompt and stop
+    host: HostRun
     streamed: bool = False
-    resumed: bool = False  # input was a RunState: not a user prompt
-    pending: list[ModelText] = field(default_factory=list)  # for the next model request
     injected: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    calls: list[tuple[str, str, str]] = field(default_factory=list)  # (call_id, name, args)
-    ran: dict[str, dict[str, Any]] = field(default_factory=dict)  # call_id → input that ran
-    last_text: str | None = None
 
 
 _RUN: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("hookwire_openai_run",
@@ -132,154 +118,103 @@ class Hookwire:
         if approval not in ("interrupt", "kernel"):
             raise ValueError(f"approval must be 'interrupt' or 'kernel', not {approval!r}")
         self.kernel = kernel
-        self.max_stop_blocks = max_stop_blocks
         self.approval = approval
-        self.neutral = neutral
-        self._render = Renderer(kernel, neutral=neutral)
-        self.session_fields = session_fields
-        self._session: SyncSession | None = None
-        self._started = False
+        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
+                                 neutral=neutral, **session_fields)
+        self._blocking = BlockingDriver(self.driver)
         self._lock = threading.RLock()
-        self._carry: list[ModelText] = []  # texts for the next user turn's first request
-        self._pre: dict[str, Verdict] = {}  # call_id → tool_pre verdict, across runs
-        self._tools: set[str] = set()
         self._mapped: set[str] = set()
         self._wrapped: dict[int, tuple[Agent[Any], Agent[Any]]] = {}
-
-    # -- session -------------------------------------------------------------------------------
-
-    @property
-    def session(self) -> SyncSession:
-        """The session (opened on first use; hooks run on its helper thread)."""
-        with self._lock:
-            if self._session is None:
-                fields = dict(self.session_fields)
-                fields.setdefault("host", PROFILE)
-                if self._tools:  # unknown until an agent is instrumented
-                    fields.setdefault("tools", sorted(self._tools))
-                if not _accepts_host(self.kernel):
-                    fields.pop("host", None), fields.pop("tools", None)
-                self._session = SyncSession(self.kernel, max_stop_blocks=self.max_stop_blocks,
-                                            **fields)
-            return self._session
 
     @property
     def problems(self) -> tuple[Any, ...]:
         """Why configured hooks cannot run in this session (each also logged as a warning on
         the ``hookwire`` logger): config problems, hooks on events this host never emits, tool
         matchers that match none of the agent's tools."""
-        if self._session is None:
-            return ()
-        return tuple(getattr(self._session.session, "problems", ()))
-
-    def _start(self) -> None:
-        """Fire ``session_start`` once (blocking)."""
-        session = self.session
-        with self._lock:
-            if self._started:
-                return
-            self._started = True
-            verdict = session.session_start("startup")
-            self._carry.extend(self._render(verdict))
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
+        return self.driver.problems
 
     def close(self, reason: str = "other") -> None:
         """Fire ``session_end`` (if the session started) and stop the helper thread."""
-        with self._lock:
-            session, self._session = self._session, None
-            started, self._started = self._started, False
-        if session is not None:
-            try:
-                if started:
-                    session.session_end(reason)
-            finally:
-                session.close()
+        self._blocking.close(reason)
 
     def __enter__(self) -> Hookwire:
-        self._start()
+        self._blocking.open()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     async def __aenter__(self) -> Hookwire:
-        await anyio.to_thread.run_sync(self._start)
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(self._blocking.open)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await anyio.to_thread.run_sync(self.close)
+        import anyio.to_thread
 
-    def _declare(self, names: Sequence[str]) -> None:
-        new = [n for n in names if n not in self._tools]
-        if not new:
-            return
-        self._tools.update(new)
-        if self._session is not None and hasattr(self._session.session, "declare_tools"):
-            self._session.session.declare_tools(new)
+        await anyio.to_thread.run_sync(self.close)
 
     # -- entry points: one user turn each ------------------------------------------------------
 
-    def _begin(self, agent: Agent[Any], input: Any, origin: TurnOrigin,
-               streamed: bool) -> tuple[Agent[Any], _Run]:
-        # a run from inside a tool of an outer run finds the outer turn already submitted
-        return self.instrument(agent), _Run(origin=origin, nested=origin.consumed,
-                                            streamed=streamed,
-                                            resumed=isinstance(input, RunState))
+    def _begin(self, agent: Agent[Any], input: Any, streamed: bool) -> tuple[Agent[Any], _Run]:
+        hooked = self.instrument(agent)  # its tools are declared before the session opens
+        host = self.driver.begin(_input_text(input), resumed=isinstance(input, RunState),
+                                 agent_type=agent.name or "agent")
+        return hooked, _Run(host=host, streamed=streamed)
 
     async def run(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run`` with hooks: one user turn (stop continuations included)."""
-        self.instrument(agent)  # its tools are declared before the session opens
-        with self.session.turn() as origin:
-            hooked, run = self._begin(agent, input, origin, streamed=False)
+        hooked, run = self._begin(agent, input, streamed=False)
+        await self._blocking.acall(run.host.open)
+        try:
             while True:
-                result = await self._one(hooked, input, run, kwargs)
-                input = await anyio.to_thread.run_sync(self._stopped, result, run)
+                token = _RUN.set(run)
+                try:
+                    result = await Runner.run(hooked, input, **self._kwargs(run, kwargs))
+                except openai.APIError as exc:
+                    await self._blocking.acall(_model_failed, run.host, exc)
+                    raise
+                finally:
+                    _RUN.reset(token)
+                input = await self._blocking.acall(_stopped, run, result)
                 if input is None:
                     return result
-                run = _Run(origin=run.origin, nested=False)
-
-    async def _one(self, agent: Agent[Any], input: Any, run: _Run,
-                   kwargs: dict[str, Any]) -> RunResult:
-        token = _RUN.set(run)
-        try:
-            return await Runner.run(agent, input, **self._kwargs(run, kwargs))
-        except openai.APIError as exc:
-            await anyio.to_thread.run_sync(self._model_failed, exc, run)
-            raise
+                run = _Run(host=run.host)
         finally:
-            _RUN.reset(token)
+            await self._blocking.acall(run.host.close)
 
     def run_sync(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run_sync`` with hooks."""
-        self.instrument(agent)
-        with self.session.turn() as origin:
-            hooked, run = self._begin(agent, input, origin, streamed=False)
+        hooked, run = self._begin(agent, input, streamed=False)
+        self._blocking.call(run.host.open)
+        try:
             while True:
                 token = _RUN.set(run)
                 try:
                     result = Runner.run_sync(hooked, input, **self._kwargs(run, kwargs))
                 except openai.APIError as exc:
-                    self._model_failed(exc, run)
+                    self._blocking.call(_model_failed, run.host, exc)
                     raise
                 finally:
                     _RUN.reset(token)
-                input = self._stopped(result, run)
+                input = self._blocking.call(_stopped, run, result)
                 if input is None:
                     return result
-                run = _Run(origin=run.origin, nested=False)
+                run = _Run(host=run.host)
+        finally:
+            self._blocking.call(run.host.close)
 
     def run_streamed(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResultStreaming:
         """``Runner.run_streamed`` with hooks. A stop hook fires but cannot continue this run
         (its stream has ended); a failed model request does not fire ``stop_failure``."""
-        self.instrument(agent)
-        with self.session.turn() as origin:  # the run's task, created here, keeps both
-            hooked, run = self._begin(agent, input, origin, streamed=True)
-            token = _RUN.set(run)
-            try:
-                return Runner.run_streamed(hooked, input, **self._kwargs(run, kwargs))
-            finally:
-                _RUN.reset(token)
+        hooked, run = self._begin(agent, input, streamed=True)
+        self._blocking.call(run.host.open)
+        token = _RUN.set(run)  # the run's task, created here, keeps it
+        try:
+            return Runner.run_streamed(hooked, input, **self._kwargs(run, kwargs))
+        finally:
+            _RUN.reset(token)
 
     def _kwargs(self, run: _Run, kwargs: dict[str, Any]) -> dict[str, Any]:
         kwargs = dict(kwargs)
@@ -288,82 +223,6 @@ class Hookwire:
         if isinstance(config, dict):
             kwargs["run_config"] = RunConfig(**config)
         return kwargs
-
-    # -- prompt, batch, stop, failure (blocking; called on a worker thread) ---------------------
-
-    def _before_request(self, run: _Run, input_items: list[Any]) -> None:
-        self._start()
-        session = self.session
-        if session.halted is not None:
-            raise RunHalted(session.halted)
-        if not run.nested and not run.resumed and not run.origin.consumed:
-            prompt = _last_user_text(input_items)
-            verdict = session.prompt_submit(prompt, origin=run.origin)
-            if verdict.halt is not None:
-                raise RunHalted(verdict.halt)
-            texts = self._render(verdict, prompt=prompt)
-            if verdict.denied:
-                raise PromptBlocked(verdict.reason, verdict, first_text(texts, Placement.RESULT))
-            with self._lock:
-                carried, self._carry = self._carry, []
-            run.pending[:0] = [*carried, *texts_but(texts, Placement.RESULT)]
-        if run.calls:
-            self._tool_batch(run, input_items)
-
-    def _tool_batch(self, run: _Run, input_items: list[Any]) -> None:
-        outputs = {_get(i, "call_id"): _get(i, "output") for i in input_items
-                   if _get(i, "type") == "function_call_output"}
-        rows = [{"tool_name": name,
-                 "tool_input": run.ran.pop(call_id, None) or _parse(args),
-                 "tool_use_id": call_id,
-                 "tool_response": _response_text(outputs[call_id])}
-                for call_id, name, args in run.calls if call_id in outputs]
-        run.calls = []
-        if not rows:
-            return
-        verdict = self.session.tool_batch(rows)
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
-        if verdict.denied:
-            raise ToolBatchBlocked(verdict)
-        run.pending.extend(texts_but(self._render(verdict), Placement.RESULT))
-
-    def _stopped(self, result: RunResult, run: _Run) -> Any:
-        """After a run: the input of a continuation run, or ``None``."""
-        session = self.session
-        if session.halted is not None:
-            raise RunHalted(session.halted)
-        if result.interruptions or run.nested:
-            return None  # paused for approval; or an inner run: the outer turn stops
-        verdict = session.stop(last_assistant_message=_output_text(result.final_output))
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
-        texts = self._render(verdict)  # contexts, then the continuation's feedback
-        if not verdict.continue_turn:
-            self._carry.extend(texts)
-            return None
-        history = _reinject(list(result.to_input_list()), run.injected)
-        return [*history, *(_item(t) for t in texts)]
-
-    def _stop_streamed(self, run: _Run, output: Any) -> None:
-        if run.nested:
-            return
-        verdict = self.session.stop(last_assistant_message=_output_text(output))
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
-        if verdict.continue_turn:
-            log.warning("a stop hook asked to continue, but run_streamed() cannot: use run() "
-                        "or run_sync()")
-            verdict = _evolve(verdict, decision=Decision.NONE, reason=None, reasons=())
-        self._carry.extend(self._render(verdict))  # its contexts, for the next turn
-
-    def _model_failed(self, exc: openai.APIError, run: _Run) -> None:
-        if self._session is None:
-            return
-        status = getattr(exc, "status_code", None)
-        kind = status_error_kind(status) if isinstance(status, int) else "unknown"
-        self.session.stop_failure(kind, error_details=str(exc) or repr(exc),
-                                  last_assistant_message=run.last_text)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -377,7 +236,8 @@ class Hookwire:
             tools = [self._wrap(t) if isinstance(t, FunctionTool) else t for t in agent.tools]
             clone = agent.clone(tools=tools)
             self._wrapped[id(agent)] = (agent, clone)  # before handoffs: cycles end here
-            self._declare([t.name for t in agent.tools if isinstance(t, FunctionTool)])
+            self.driver.declare_tools([t.name for t in agent.tools
+                                       if isinstance(t, FunctionTool)])
             clone.handoffs = [self.instrument(h) if isinstance(h, Agent) else h
                               for h in agent.handoffs]
             if agent.mcp_servers:
@@ -395,20 +255,17 @@ class Hookwire:
         binding = getattr(tool, "_mcp_tool_binding", None)
         if binding is not None and tool.name not in self._mapped:
             self._mapped.add(tool.name)
-            self._map_mcp(tool.name, str(binding[0]), str(binding[1]))
-        self._declare([tool.name])
+            self.driver.map_mcp(tool.name, str(binding[0]), str(binding[1]))
+        self.driver.declare_tools([tool.name])
         return self._wrap(tool)
 
-    def _map_mcp(self, runtime: str, server: str, name: str) -> None:
-        """Hooks see an MCP tool as ``mcp__server__tool`` (Claude Code's and Codex's name)."""
-        if not hasattr(self.kernel, "map_tool"):
-            return
-        from hookwire.tools import mcp_name
-
-        try:
-            self.kernel.map_tool(runtime, mcp_name(server, name))
-        except Exception as exc:  # a mapping the user gave first, or a name no dialect takes
-            log.debug("MCP tool %s not mapped: %s", runtime, exc)
+    async def _pre(self, run: HostRun, name: str, args: Mapping[str, Any],
+                   call_id: str) -> ToolGo:
+        """The answer to a call, once per call (kept until it ran, across runs)."""
+        go = self.driver.pre.get(call_id) or await run.tool_pre(name, args, call_id)
+        if go.action is Action.ASK and self.approval == "kernel":
+            go = await run.approve(name, go, call_id)
+        return go
 
     def _wrap(self, tool: FunctionTool) -> FunctionTool:
         inner = tool.on_invoke_tool
@@ -417,15 +274,15 @@ class Hookwire:
         hw = self
 
         async def needs_approval(ctx: Any, params: dict[str, Any], call_id: str) -> bool:
-            if _RUN.get() is None:  # instrumented agent run without hookwire
+            run = _RUN.get()
+            if run is None:  # instrumented agent run without hookwire
                 return await _policy(policy, ctx, params, call_id)
-            verdict = await anyio.to_thread.run_sync(hw._pre_verdict, tool.name, params,
-                                                     call_id)
-            if verdict.denied:
+            go = await hw._blocking.acall(hw._pre, run.host, tool.name, params, call_id)
+            if go.action is Action.REFUSE:
                 return False  # refused when invoked: the model sees the reason
-            if verdict.decision in (Decision.ASK, Decision.DEFER):
+            if go.action in (Action.ASK, Action.DEFER):
                 return True  # the SDK's approval interruption (kernel mode answered already)
-            if verdict.decision is Decision.ALLOW:
+            if go.verdict.decision is Decision.ALLOW:
                 return False  # a hook allowed it: no permission prompt (as Claude Code)
             return await _policy(policy, ctx, params, call_id)
 
@@ -433,85 +290,59 @@ class Hookwire:
             run = _RUN.get()
             if run is None:
                 return await inner(ctx, args_json)
-            call_id = ctx.tool_call_id
-            args = _parse(args_json)
-            verdict = hw._pre.pop(call_id, None)
-            approved = verdict is not None  # the SDK only invokes an asked call once approved
-            if verdict is None:
-                verdict = await anyio.to_thread.run_sync(hw._pre_verdict, tool.name, args,
-                                                         call_id)
-            texts = hw._render(verdict, tool_name=tool.name, tool_input=args)
-            run.pending.extend(texts_but(texts, Placement.TOOL_RESULT))
-            if verdict.decision in (Decision.ASK, Decision.DEFER) and not approved:
-                return no_approval_surface(verdict.reason)
-            if verdict.denied:  # the hook's refusal, as its harness words it
-                return (first_text(texts, Placement.TOOL_RESULT) or verdict.reason
-                        or "denied by a hook")
+            host, call_id, args = run.host, ctx.tool_call_id, _parse(args_json)
+            go = hw.driver.pre.get(call_id)
+            approved = go is not None  # the SDK only invokes an asked call once approved
+            if go is None:
+                go = await hw._blocking.acall(hw._pre, host, tool.name, args, call_id)
+            if go.action is Action.REFUSE or (not approved and go.action is not Action.RUN):
+                if go.action is not Action.REFUSE:
+                    host.refuse(call_id, go.text or "")
+                return go.text or "denied by a hook"
             effective = args
-            if verdict.input_rewritten and verdict.effective_input is not None:
-                effective = dict(verdict.effective_input)
+            if go.rewritten:
+                effective = dict(go.input)
                 error = _invalid(tool.params_json_schema, effective)
                 if error is not None:
-                    return f"A hook rewrote the input of {tool.name} into an invalid one: {error}"
+                    text = invalid_rewrite(tool.name, error)
+                    host.refuse(call_id, text)
+                    return text
                 args_json = json.dumps(effective)
-            run.ran[call_id] = effective
             try:
-                result = await inner(ctx, args_json)
+                with host.tool_running():  # a run started by the tool is nested in this one
+                    result = await inner(ctx, args_json)
             except Exception as exc:
-                failure = await anyio.to_thread.run_sync(
-                    hw._tool_failure, tool.name, effective, str(exc) or repr(exc), call_id)
-                run.pending.extend(texts_but(hw._render(failure, tool_name=tool.name,
-                                                        tool_input=effective),
-                                             Placement.TOOL_RESULT))
+                await hw._blocking.acall(host.tool_failed, tool.name, effective, call_id,
+                                         str(exc) or repr(exc))
                 raise
             if getattr(ctx, _SDK_FAILURE_ATTR, False):  # the SDK's message replaced an error
-                failure = await anyio.to_thread.run_sync(
-                    hw._tool_failure, tool.name, effective, str(result), call_id)
-                run.pending.extend(texts_but(hw._render(failure, tool_name=tool.name,
-                                                        tool_input=effective),
-                                             Placement.TOOL_RESULT))
+                await hw._blocking.acall(host.tool_failed, tool.name, effective, call_id,
+                                         str(result))
                 return result
-            post = await anyio.to_thread.run_sync(hw._tool_post, tool.name, effective, result,
-                                                  call_id)
-            texts = hw._render(post, tool_name=tool.name, tool_input=effective)
-            run.pending.extend(texts_but(texts, Placement.TOOL_RESULT))
-            return tool_result(texts, post, result)
+            return await hw._blocking.acall(host.tool_done, tool.name, effective, call_id,
+                                            result)
 
         wrapped.on_invoke_tool = on_invoke_tool
         wrapped.needs_approval = needs_approval
         return wrapped
 
-    def _pre_verdict(self, name: str, args: Mapping[str, Any], call_id: str) -> Verdict:
-        """Fire ``tool_pre`` once per call (kept for the invocation, across runs)."""
-        with self._lock:
-            cached = self._pre.get(call_id)
-        if cached is not None:
-            return cached
-        verdict = self.session.tool_pre(name, args, call_id)
-        if verdict.decision is Decision.ASK and self.approval == "kernel":
-            verdict = self._approve(name, verdict, call_id)
-        with self._lock:
-            self._pre[call_id] = verdict
-        return verdict
 
-    def _approve(self, name: str, pre: Verdict, call_id: str) -> Verdict:
-        tool_input = dict(pre.effective_input or pre.original_input or {})
-        answer = self.session.approve(name, tool_input, call_id, reason=pre.reason)
-        if answer.decision is Decision.ALLOW:
-            return answer if answer.effective_input is not None else _evolve(
-                answer, effective_input=tool_input)
-        if answer.decision is Decision.DENY:
-            return answer
-        return _evolve(answer, decision=Decision.DENY, reason=(
-            no_approval_surface(pre.reason)))
+async def _stopped(run: _Run, result: RunResult) -> Any:
+    """After a ``Runner`` call: the input of a continuation call, or ``None``."""
+    run.host.check_halt()
+    if result.interruptions:
+        return None  # paused for approval
+    texts = await run.host.stop(_output_text(result.final_output))
+    if texts is None:
+        return None
+    history = _reinject(list(result.to_input_list()), run.injected)
+    return [*history, *(_item(t) for t in texts)]
 
-    def _tool_post(self, name: str, args: dict[str, Any], result: Any,
-                   call_id: str) -> Verdict:
-        return self.session.tool_post(name, args, result, call_id)
 
-    def _tool_failure(self, name: str, args: dict[str, Any], error: str,
-                      call_id: str) -> Verdict:
-        return self.session.tool_failure(name, args, error, call_id)
+async def _model_failed(run: HostRun, exc: openai.APIError) -> None:
+    status = getattr(exc, "status_code", None)
+    kind = status_error_kind(status) if isinstance(status, int) else "unknown"
+    await run.model_failed(kind, str(exc) or repr(exc))
 
 
 class _RunHooks(RunHooks[Any]):
@@ -523,31 +354,28 @@ class _RunHooks(RunHooks[Any]):
     async def on_llm_start(self, context: Any, agent: Any, system_prompt: Any,
                            input_items: list[Any]) -> None:
         run = self.run
-        await anyio.to_thread.run_sync(self.hw._before_request, run, input_items)
-        for text in run.pending:  # anchored where they arose, sent with every later request
+        texts = await self.hw._blocking.acall(run.host.before_model,
+                                              _last_user_text(input_items))
+        for text in texts:  # anchored where they arose, sent with every later request
             at = len(input_items)
             if text.placement is Placement.BEFORE_PROMPT:  # Codex's SessionStart context
                 at = _last_user_index(input_items, at)
             run.injected.append((at, _item(text)))
-        run.pending.clear()
         input_items[:] = _reinject(input_items, run.injected)
         if self.user is not None:
             await self.user.on_llm_start(context, agent, system_prompt, input_items)
 
     async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
-        calls = [(_get(i, "call_id"), _get(i, "name"), _get(i, "arguments") or "")
-                 for i in response.output if _get(i, "type") == "function_call"]
-        self.run.calls = calls
         texts = [t for i in response.output if _get(i, "type") == "message"
                  if (t := ItemHelpers.extract_last_text(i))]
         if texts:
-            self.run.last_text = "\n".join(texts)
+            self.run.host.model_answered("\n".join(texts))
         if self.user is not None:
             await self.user.on_llm_end(context, agent, response)
 
     async def on_agent_end(self, context: Any, agent: Any, output: Any) -> None:
-        if self.run.streamed:
-            await anyio.to_thread.run_sync(self.hw._stop_streamed, self.run, output)
+        if self.run.streamed and not self.run.host.nested:
+            await self.hw._blocking.acall(_stop_streamed, self.run.host, output)
         if self.user is not None:
             await self.user.on_agent_end(context, agent, output)
 
@@ -568,12 +396,19 @@ class _RunHooks(RunHooks[Any]):
             await self.user.on_tool_end(context, agent, tool, result)
 
 
+async def _stop_streamed(run: HostRun, output: Any) -> None:
+    if await run.stop(_output_text(output)) is not None:
+        log.warning("a stop hook asked to continue, but run_streamed() cannot: use run() "
+                    "or run_sync()")
+
+
+def _input_text(input: Any) -> str:
+    if isinstance(input, RunState):
+        return ""
+    return input if isinstance(input, str) else _last_user_text(list(input or []))
+
+
 # -- helpers -------------------------------------------------------------------------------------
-
-def _accepts_host(kernel: Kernel) -> bool:
-    """Whether this hookwire's sessions take ``host=`` / ``tools=`` (the tool vocabulary)."""
-    return hasattr(kernel, "map_tool")
-
 
 async def _policy(policy: Any, ctx: Any, params: dict[str, Any], call_id: str) -> bool:
     """The tool's own ``needs_approval``."""
@@ -583,12 +418,6 @@ async def _policy(policy: Any, ctx: Any, params: dict[str, Any], call_id: str) -
             answer = await answer
         return bool(answer)
     return bool(policy)
-
-
-def _evolve(verdict: Verdict, **changes: Any) -> Verdict:
-    import attrs
-
-    return attrs.evolve(verdict, **changes)
 
 
 def _invalid(schema: Mapping[str, Any], value: Any) -> str | None:
@@ -645,12 +474,6 @@ def _last_user_text(items: Sequence[Any]) -> str:
     return ""
 
 
-def _response_text(output: Any) -> Any:
-    if isinstance(output, str | int | float | bool) or output is None:
-        return output
-    return prompt_text(output) if isinstance(output, list) else str(output)
-
-
 def _output_text(output: Any) -> str | None:
     if output is None:
         return None
@@ -662,4 +485,4 @@ def _output_text(output: Any) -> str | None:
         return str(output)
 
 
-__all__ = ["Hookwire", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
+__all__ = ["Hookwire"]
