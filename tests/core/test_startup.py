@@ -22,7 +22,7 @@ from hookwire.kernel import Kernel
 NOT_AT_START = ("hookwire.events", "hookwire.verdicts", "hookwire.dialect", "hookwire.dispatch",
                 "hookwire.runner", "hookwire.tools", "hookwire.session", "hookwire.render",
                 "hookwire.audit", "hookwire.timeline",
-                "hookwire.plugins._adapters", "hookwire.plugins.runlog.recorder",
+                "hookwire.driver", "hookwire.plugins.runlog.recorder",
                 "importlib.metadata", "email")
 
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hookwire.plugins._adapters import PromptBlocked, RunHalted
+    from hookwire.driver import PromptBlocked, RunHalted, ToolBatchBlocked
 
-__all__ = ["HookwireMiddleware", "PromptBlocked", "RunHalted"]
+__all__ = ["HookwireMiddleware", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
 
 
 def __getattr__(name: str) -> Any:
     # lazily: every Kernel() imports this package (the host profile's entry point is in it)
-    if name in ("PromptBlocked", "RunHalted"):
-        from hookwire.plugins import _adapters
+    if name in ("PromptBlocked", "RunHalted", "ToolBatchBlocked"):
+        from hookwire import driver
 
-        return getattr(_adapters, name)
+        return getattr(driver, name)
     if name == "HookwireMiddleware":
         from hookwire.plugins.langchain.middleware import HookwireMiddleware
 

@@ -40,19 +40,24 @@ carries its hook in ``additional_kwargs["hookwire_source"]`` (a hook's text is n
 user's); a Codex developer message is a ``SystemMessage`` with
 ``additional_kwargs["__openai_role__"] = "developer"``.
 
-Hook calls are blocking (a :class:`~hookwire.sync.SyncSession` on its own thread); the async
-hooks run them in a worker thread, so ``invoke``, ``stream``, ``ainvoke`` and ``astream`` share
-one session.
+An agent invoked from inside one of the guarded tools is part of that tool call: the same
+session and turn, with ``subagent_start`` and ``subagent_stop`` instead of the prompt and stop
+seams.
+
+The protocol is :class:`hookwire.driver.HostDriver`'s; this module translates. Hook calls run
+on the session's own thread (:class:`~hookwire.driver.BlockingDriver`); the async hooks wait
+for them in a worker thread, so ``invoke``, ``stream``, ``ainvoke`` and ``astream`` share one
+session.
 """
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import anyio.to_thread
+import attrs
 from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain_core.messages import (
     AIMessage,
@@ -66,27 +71,28 @@ from langgraph.config import get_config
 from langgraph.errors import GraphBubbleUp
 from langgraph.types import Command, interrupt
 
-from hookwire.kernel import Kernel
-from hookwire.plugins._adapters import (
+from hookwire.driver import (
+    Action,
+    BlockingDriver,
+    HostDriver,
+    HostRun,
     PromptBlocked,
-    Renderer,
     RunHalted,
-    enclosing_tool_session,
-    first_text,
-    label,
+    ToolBatchBlocked,
+    ToolGo,
     prompt_text,
-    render_feedback,
-    running_tool,
-    source_label,
     status_error_kind,
+)
+from hookwire.kernel import Kernel
+from hookwire.plugins.langchain.profile import PROFILE
+from hookwire.render import (
+    Placement,
+    first_text,
+    render_feedback,
+    source_label,
     texts_at,
     texts_but,
-    tool_result,
 )
-from hookwire.plugins.langchain.profile import PROFILE
-from hookwire.render import ModelText, Placement, no_approval_surface
-from hookwire.sync import SyncSession
-from hookwire.verdicts import Decision, Verdict
 
 #: Marks the message a blocking tool-batch hook ended the loop with.
 _BLOCKED = "hookwire_tool_batch_blocked"
@@ -116,22 +122,14 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
                  approval: str = "auto", neutral: bool = False,
                  **session_fields: Any) -> None:
         self.kernel = kernel
-        self.max_stop_blocks = max_stop_blocks
         self.approval = approval
-        self.neutral = neutral
-        self._render = Renderer(kernel, neutral=neutral)
-        self.session_fields = session_fields
+        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
+                                 neutral=neutral, **session_fields)
+        self._blocking = BlockingDriver(self.driver)
         self.tools = []
-        self._session: SyncSession | None = None
-        self._lock = threading.Lock()
-        self._start_texts: list[ModelText] = []  # session_start's, rendered
+        self._runs: dict[Any, HostRun] = {}  # graph run → its driver run
         # keyed by (graph run, tool_call_id): agents nested in a tool may reuse call ids
-        self._pre: dict[tuple[Any, str], Verdict] = {}
-        self._ran: dict[tuple[Any, str], dict[str, Any]] = {}  # → the input that ran
-        self._batched: set[Any] = set()  # the AIMessages whose tool batch has fired
-        self._problems: tuple[Any, ...] = ()
-
-    # -- session -------------------------------------------------------------------------------
+        self._go: dict[tuple[Any, str], ToolGo] = {}
 
     @property
     def problems(self) -> tuple[Any, ...]:
@@ -139,77 +137,26 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         ``kind``, ``message``): config problems, events LangChain never emits, tool matchers
         that match none of the agent's tools. Each is also logged once as a warning on the
         ``hookwire`` logger."""
-        if self._session is not None:
-            self._problems = tuple(self._session.session.problems)
-        return self._problems
-
-    def _declare_tools(self, tools: Any) -> None:
-        """Tell the session the tools a model call is given (``BaseTool``s or dicts)."""
-        names = [n for n in (_tool_name(t) for t in tools or ()) if n]
-        session = self.session
-        if names and tuple(names) != session.session.tool_names:
-            # SyncSession has no declare_tools (yet): the Session's is synchronous and only
-            # reads the kernel's configured hooks, so it is called from this thread
-            declare = getattr(session, "declare_tools", session.session.declare_tools)
-            self._problems = tuple(declare(names))
-
-    @property
-    def session(self) -> SyncSession:
-        with self._lock:
-            if self._session is None:
-                fields = {"host": PROFILE, **self.session_fields}
-                session = SyncSession(self.kernel, max_stop_blocks=self.max_stop_blocks,
-                                      **fields)
-                verdict = session.session_start("startup")
-                self._problems = tuple(session.session.problems)
-                self._start_texts.extend(self._render(verdict))
-                self._session = session
-                if verdict.halt is not None:
-                    raise RunHalted(verdict.halt)
-            return self._session
+        return self.driver.problems
 
     def close(self, reason: str = "other") -> None:
         """Fire ``session_end`` and stop the session's helper thread."""
-        with self._lock:
-            session, self._session = self._session, None
-        if session is not None:
-            try:
-                session.session_end(reason)
-            finally:
-                session.close()
+        self._blocking.close(reason)
 
     def __enter__(self) -> HookwireMiddleware:
-        _ = self.session
+        self._blocking.open()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _check_halt(self) -> None:
-        if self._session is not None and self._session.halted is not None:
-            raise RunHalted(self._session.halted)
-
     # -- prompt --------------------------------------------------------------------------------
 
-    def _nested(self) -> bool:
-        """True in an agent invoked from inside one of this middleware's tool calls: part of
-        that tool call, so no UserPromptSubmit and no Stop of its own."""
-        return enclosing_tool_session(self) is not None
-
     def before_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if self._nested():
-            return None
-        session = self.session
-        self._check_halt()
-        prompt = _last_human(state["messages"])
-        with session.turn():
-            verdict = session.prompt_submit(prompt)
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
-        rendered = self._render(verdict, prompt=prompt)
-        if verdict.denied:
-            raise PromptBlocked(verdict.reason, verdict, first_text(rendered, Placement.RESULT))
-        texts, self._start_texts = [*self._start_texts, *rendered], []
+        run = self.driver.begin(_last_human(state["messages"]))
+        self._runs[_graph_run()] = run
+        self._blocking.call(run.open)
+        texts = self._blocking.call(run.before_model)  # the prompt (nested: sub-agent start)
         after = _messages(texts_but(texts, Placement.BEFORE_PROMPT, Placement.RESULT))
         before = _messages(texts_at(texts, Placement.BEFORE_PROMPT))
         last = state["messages"][-1] if state["messages"] else None
@@ -227,60 +174,26 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
 
     @hook_config(can_jump_to=["end"])
     def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        self._check_halt()
-        batch = self._pending_batch(state["messages"])
-        return self._tool_batch(*batch) if batch is not None else None
+        run = self._runs.get(_graph_run())
+        if run is None:
+            return None
+        try:
+            texts = self._blocking.call(run.before_model)
+        except ToolBatchBlocked as blocked:  # the harness's run result; neutral: labelled
+            verdict = blocked.verdict
+            rendered = self.driver.render(verdict)
+            text = first_text(rendered, Placement.RESULT) or render_feedback(
+                "PostToolBatch block", verdict)
+            who = verdict.reasons[0].source.label() if verdict.reasons else "hookwire"
+            stop = SystemMessage(text, additional_kwargs={_BLOCKED: True, "hookwire_source": who})
+            return {"messages": [*_messages(texts_but(rendered, Placement.RESULT)), stop],
+                    "jump_to": "end"}
+        messages = _messages(texts)
+        return {"messages": messages} if messages else None
 
     @hook_config(can_jump_to=["end"])
     async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        self._check_halt()
-        batch = self._pending_batch(state["messages"])
-        if batch is None:
-            return None
-        return await anyio.to_thread.run_sync(self._tool_batch, *batch)
-
-    def _pending_batch(self, messages: list[BaseMessage]
-                       ) -> tuple[Any, list[dict[str, Any]]] | None:
-        """The last ``AIMessage``'s tool calls, once each has its ``ToolMessage`` and their
-        batch has not fired yet: ``(key, rows)``."""
-        for i in range(len(messages) - 1, -1, -1):
-            if isinstance(messages[i], HumanMessage) and not _from_hook(messages[i]):
-                return None
-            if isinstance(messages[i], AIMessage):
-                break
-        else:
-            return None
-        ai = messages[i]
-        assert isinstance(ai, AIMessage)
-        calls = [(str(c["id"]), c) for c in ai.tool_calls if c.get("id")]
-        key = ai.id or tuple(call_id for call_id, _ in calls)
-        graph = _graph_run()
-        if not calls or key in self._batched:
-            return None
-        answers = {m.tool_call_id: m for m in messages[i + 1:] if isinstance(m, ToolMessage)}
-        if any(call_id not in answers for call_id, _ in calls):
-            return None  # not every call answered (a return_direct tool ended the run)
-        rows: list[dict[str, Any]] = [
-            {"tool_name": c["name"],
-             "tool_input": self._ran.pop((graph, call_id), dict(c["args"])),  # what ran
-             "tool_use_id": call_id,
-             "tool_response": answers[call_id].content} for call_id, c in calls]
-        return key, rows
-
-    def _tool_batch(self, key: Any, rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-        self._batched.add(key)
-        verdict = self.session.tool_batch(rows)
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
-        texts = self._render(verdict)
-        messages = _messages(texts_but(texts, Placement.RESULT))
-        if verdict.denied:  # the harness's run result; the neutral form labels it
-            text = first_text(texts, Placement.RESULT) or render_feedback("PostToolBatch block",
-                                                                          verdict)
-            stop = SystemMessage(text, additional_kwargs={_BLOCKED: True,
-                                                          "hookwire_source": label(verdict)})
-            return {"messages": [*messages, stop], "jump_to": "end"}
-        return {"messages": messages} if messages else None
+        return await anyio.to_thread.run_sync(self.before_model, state, runtime)
 
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         self._declare_tools(request.tools)
@@ -294,7 +207,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
 
     async def awrap_model_call(self, request: Any,
                                handler: Callable[[Any], Awaitable[Any]]) -> Any:
-        await anyio.to_thread.run_sync(self._declare_tools, request.tools)
+        self._declare_tools(request.tools)
         try:
             return await handler(request)
         except _NOT_A_MODEL_FAILURE:
@@ -303,27 +216,32 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             await anyio.to_thread.run_sync(self._model_failed, request, exc)
             raise
 
+    def _declare_tools(self, tools: Any) -> None:
+        """Tell the session the tools a model call is given (``BaseTool``s or dicts)."""
+        self.driver.declare_tools([n for n in (_tool_name(t) for t in tools or ()) if n])
+
     def _model_failed(self, request: Any, exc: Exception) -> None:
-        self.session.stop_failure(_error_kind(exc), error_details=str(exc) or repr(exc),
-                                  last_assistant_message=_turn_ai(request.messages))
+        run = self._runs.get(_graph_run())
+        if run is not None:
+            run.model_answered(_turn_ai(request.messages))
+            self._blocking.call(run.model_failed, _error_kind(exc), str(exc) or repr(exc))
 
     # -- stop ----------------------------------------------------------------------------------
 
     @hook_config(can_jump_to=["model"])
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        if self._nested() or self._session is None:
+        key = _graph_run()
+        run = self._runs.pop(key, None)
+        if run is None:
             return None
         last = state["messages"][-1] if state["messages"] else None
         if isinstance(last, SystemMessage) and last.additional_kwargs.get(_BLOCKED):
             return None  # a tool-batch hook ended the loop: no stop
-        self._check_halt()
-        verdict = self.session.stop(last_assistant_message=_last_ai(state["messages"]))
-        if verdict.halt is not None:
-            raise RunHalted(verdict.halt)
-        messages = _messages(self._render(verdict))  # contexts, then the feedback
-        if not verdict.continue_turn:
-            return {"messages": messages} if messages else None
-        return {"messages": messages, "jump_to": "model"}
+        texts = self._blocking.call(run.stop, _last_ai(state["messages"]))
+        if texts is None:
+            return None
+        self._runs[key] = run  # the turn goes on
+        return {"messages": _messages(texts), "jump_to": "model"}
 
     @hook_config(can_jump_to=["model"])
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
@@ -332,114 +250,86 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
     # -- tools ---------------------------------------------------------------------------------
 
     def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
-        refused, request, verdict = self._before_tool(request)
-        if refused is not None:
-            return refused
+        refused, request, run = self._before_tool(request)
+        if refused is not None or run is None:
+            return refused if refused is not None else handler(request)
         try:
-            with running_tool(self, self._session):  # an agent invoked inside it is nested
+            with run.tool_running():  # an agent invoked inside it is nested
                 result = handler(request)
         except _NOT_A_TOOL_FAILURE:
             raise
         except Exception as exc:
-            self._failed(request, verdict, str(exc) or repr(exc))
+            self._blocking.call(run.tool_failed, *_call(request), str(exc) or repr(exc))
             raise
-        return self._after_tool(request, verdict, result)
+        return self._after_tool(run, request, result)
 
     async def awrap_tool_call(self, request: Any,
                               handler: Callable[[Any], Awaitable[Any]]) -> Any:
-        refused, request, verdict = await anyio.to_thread.run_sync(self._before_tool, request)
-        if refused is not None:
-            return refused
+        refused, request, run = await anyio.to_thread.run_sync(self._before_tool, request)
+        if refused is not None or run is None:
+            return refused if refused is not None else await handler(request)
         try:
-            with running_tool(self, self._session):
+            with run.tool_running():
                 result = await handler(request)
         except _NOT_A_TOOL_FAILURE:
             raise
         except Exception as exc:
-            await anyio.to_thread.run_sync(self._failed, request, verdict, str(exc) or repr(exc))
+            await self._blocking.acall(run.tool_failed, *_call(request), str(exc) or repr(exc))
             raise
-        return await anyio.to_thread.run_sync(self._after_tool, request, verdict, result)
+        return await anyio.to_thread.run_sync(self._after_tool, run, request, result)
 
-    def _before_tool(self, request: Any) -> tuple[Any, Any, Verdict]:
-        call = request.tool_call
-        name, args, call_id = call["name"], dict(call["args"]), call.get("id") or ""
-        session = self.session
+    def _before_tool(self, request: Any) -> tuple[Any, Any, HostRun | None]:
         # No halt check here: a halt stops the run at the next seam after the tool calls of
         # this response (before_model / after_agent), so every call of it is handled.
+        graph = _graph_run()
+        run = self._runs.get(graph)
+        if run is None:
+            return None, request, None
+        name, args, call_id = _call(request)
         # LangGraph re-runs the tools node when an interrupt is resumed: answer from the cache
-        key = (_graph_run(), call_id)
-        verdict = self._pre.get(key) or session.tool_pre(name, args, call_id or None)
-        self._pre[key] = verdict
-        # ``continue: false`` on PreToolUse lets the tool run (Claude Code); the sticky halt
-        # raises RunHalted at the next seam
-        effective = dict(verdict.effective_input or args)
-        refusal: str | None = None
-        if verdict.decision in (Decision.ASK, Decision.DEFER):
-            allowed, effective, refusal = self._resolve_ask(name, effective, call_id, verdict)
-            if not allowed:
-                refusal = refusal or verdict.reason or "denied: approval required"
-        elif verdict.denied:
-            refusal = verdict.reason or "denied by a hook"
-        if refusal is not None:
-            self._pre.pop(key, None)
-            texts = self._render(verdict, tool_name=name, tool_input=args)
-            if verdict.denied:  # the hook's refusal, as its harness words it
-                refusal = first_text(texts, Placement.TOOL_RESULT) or refusal
-            message = ToolMessage(content=refusal, tool_call_id=call_id, name=name,
-                                  status="error")
-            return (_with(message, _messages(texts_but(texts, Placement.TOOL_RESULT))),
-                    request, verdict)
-        if effective != args:
-            request = request.override(tool_call={**call, "args": effective})
-        if call_id:
-            self._ran[key] = effective
-        return None, request, verdict
+        key = (graph, call_id)
+        go = self._go.get(key) or self._blocking.call(run.tool_pre, name, args, call_id)
+        self._go[key] = go
+        if go.action in (Action.ASK, Action.DEFER):
+            go = self._resolve_ask(run, name, go, call_id)
+        if go.action is Action.REFUSE:
+            self._go.pop(key, None)
+            message = ToolMessage(content=go.text or "denied by a hook", tool_call_id=call_id,
+                                  name=name, status="error")
+            return _with(message, _messages(run.take())), request, run
+        if go.input != args:
+            request = request.override(tool_call={**request.tool_call, "args": go.input})
+        return None, request, run
 
-    def _resolve_ask(self, name: str, tool_input: dict[str, Any], call_id: str,
-                     verdict: Verdict) -> tuple[bool, dict[str, Any], str | None]:
+    def _resolve_ask(self, run: HostRun, name: str, go: ToolGo, call_id: str) -> ToolGo:
         if self.approval == "interrupt" or (self.approval == "auto" and _has_checkpointer()):
-            answer = interrupt({"hookwire": verdict.decision.value, "action_requests": [
-                {"name": name, "args": tool_input, "description": verdict.reason or ""}]})
-            return _decision(answer, tool_input)
-        approval = self.session.approve(name, tool_input, call_id, reason=verdict.reason)
-        if approval.decision is Decision.ALLOW:
-            return True, dict(approval.effective_input or tool_input), None
-        if approval.decision is Decision.DENY:
-            return False, tool_input, approval.reason or "denied by the approval hook"
-        return False, tool_input, no_approval_surface(verdict.reason)
+            answer = interrupt({"hookwire": go.verdict.decision.value, "action_requests": [
+                {"name": name, "args": go.input, "description": go.reason or ""}]})
+            allowed, tool_input, refusal = _decision(answer, go.input)
+            if allowed:
+                return attrs.evolve(go, action=Action.RUN, input=tool_input)
+            text = refusal or go.reason or "denied: approval required"
+            run.refuse(call_id, text)
+            return attrs.evolve(go, action=Action.REFUSE, text=text)
+        return self._blocking.call(run.approve, name, go, call_id)
 
-    def _failed(self, request: Any, pre: Verdict, error: str) -> list[BaseMessage]:
-        call = request.tool_call
-        self._pre.pop((_graph_run(), call.get("id") or ""), None)
-        failure = self.session.tool_failure(call["name"], call["args"], error,
-                                            call.get("id") or "")
-        texts = self._render(failure, tool_name=call["name"], tool_input=call["args"])
-        return [*self._pre_messages(request, pre),
-                *_messages(texts_but(texts, Placement.TOOL_RESULT))]
-
-    def _pre_messages(self, request: Any, pre: Verdict) -> list[BaseMessage]:
-        """What ``tool_pre`` added beside a call that went ahead (its contexts)."""
-        call = request.tool_call
-        texts = self._render(pre, tool_name=call["name"], tool_input=call["args"])
-        return _messages(texts_but(texts, Placement.TOOL_RESULT))
-
-    def _after_tool(self, request: Any, pre: Verdict, result: Any) -> Any:
+    def _after_tool(self, run: HostRun, request: Any, result: Any) -> Any:
+        name, args, call_id = _call(request)
+        self._go.pop((_graph_run(), call_id), None)
         if not isinstance(result, ToolMessage):
-            self._pre.pop((_graph_run(), request.tool_call.get("id") or ""), None)
             return result  # a Command from the tool: nothing to observe
         if result.status == "error":  # the ToolNode turned an exception into a message
-            return _with(result, self._failed(request, pre, str(result.content)))
-        call = request.tool_call
-        self._pre.pop((_graph_run(), call.get("id") or ""), None)
-        post = self.session.tool_post(call["name"], call["args"], result.content,
-                                      call.get("id") or "")
-        texts = self._render(post, tool_name=call["name"], tool_input=call["args"])
-        content = tool_result(texts, post, result.content)
+            self._blocking.call(run.tool_failed, name, args, call_id, str(result.content))
+            return _with(result, _messages(run.take()))
+        content = self._blocking.call(run.tool_done, name, args, call_id, result.content)
         if content is not result.content:
             result = result.model_copy(update={"content": _content(content)})
-        extra = [*self._pre_messages(request, pre),
-                 *_messages(texts_but(texts, Placement.TOOL_RESULT))]
-        return _with(result, extra)
+        return _with(result, _messages(run.take()))
+
+
+def _call(request: Any) -> tuple[str, dict[str, Any], str]:
+    call = request.tool_call
+    return call["name"], dict(call["args"]), call.get("id") or ""
 
 
 def _tool_name(tool: Any) -> str | None:

@@ -171,7 +171,7 @@ class Hookwire(AbstractCapability[Any]):
     # -- run -----------------------------------------------------------------------------------
 
     async def for_run(self, ctx: RunContext[Any]) -> Hookwire:
-        run = typing.cast(Hookwire, object.__new__(type(self)))  # per-run state, shared driver
+        run = object.__new__(type(self))  # per-run state, shared driver
         run.__dict__.update(self.__dict__)
         run._run, run._tool_error = None, None
         return run

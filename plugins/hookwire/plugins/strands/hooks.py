@@ -48,6 +48,7 @@ from strands.hooks import (
     HookProvider,
     HookRegistry,
 )
+from strands.types.content import ContentBlock
 
 from hookwire.driver import (
     Action,
@@ -142,7 +143,7 @@ class HookwireHooks(HookProvider):
             await self._blocking.acall(run.close)
             return
         self._continuing.add(key)
-        event.resume = [{"text": t.text} for t in feedback]
+        event.resume = [ContentBlock(text=t.text) for t in feedback]
 
     # -- tools ---------------------------------------------------------------------------------
 
