@@ -93,6 +93,9 @@ class HostHarness(abc.ABC):
     name: ClassVar[str] = "runtime"
     #: Scenario name → why this runtime cannot express it (the coverage table's entry).
     cannot: ClassVar[Mapping[str, str]] = {}
+    #: Why a failed tool's exception text never reaches the adapter (the runtime replaces it
+    #: with a message of its own, which ``tool_failure`` then reports); ``None``: it does.
+    hides_tool_errors: ClassVar[str | None] = None
 
     @abc.abstractmethod
     def run(self, kernel: Kernel, *, cwd: Path, prompt: str, script: Sequence[Step],
