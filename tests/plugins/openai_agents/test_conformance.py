@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,7 @@ class OpenAiAgentsHarness(HostHarness):
         agent = Agent(name="kit", model=KitModel(script, t), tools=kit_tools(tools))
         with Hookwire(kernel, cwd=str(cwd), approval="kernel") as hooks:
             try:
-                t.output = str(hooks.run_sync(agent, prompt).final_output)
+                t.output = str(asyncio.run(hooks.run(agent, prompt)).final_output)
             except Exception as exc:
                 t.error = exc
         return t
@@ -101,7 +102,7 @@ class OpenAiAgentsHarness(HostHarness):
             agent = Agent(name="kit", model=KitModel(script, t),
                           tools=[*kit_tools(tools), delegate])
             try:
-                t.output = str(hooks.run_sync(agent, prompt).final_output)
+                t.output = str(asyncio.run(hooks.run(agent, prompt)).final_output)
             except Exception as exc:
                 t.error = exc
         return t

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,7 @@ class PydanticAiHarness(HostHarness):
         agent = Agent(model(script, t), tools=kit_tools(tools),
                       capabilities=[Hookwire(kernel, cwd=str(cwd))])
         try:
-            t.output = agent.run_sync(prompt).output
+            t.output = asyncio.run(agent.run(prompt)).output
         except Exception as exc:
             t.error = exc
         return t
@@ -83,7 +84,7 @@ class PydanticAiHarness(HostHarness):
 
         agent = Agent(model(script, t), tools=[*kit_tools(tools), delegate], capabilities=[hooks])
         try:
-            t.output = agent.run_sync(prompt).output
+            t.output = asyncio.run(agent.run(prompt)).output
         except Exception as exc:
             t.error = exc
         return t
