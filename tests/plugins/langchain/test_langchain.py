@@ -451,7 +451,8 @@ def test_host_profile_is_declared_through_the_entry_point() -> None:
     profile = Kernel().hosts["langchain"]
     assert profile.emits(Seam.PROMPT_SUBMIT) and profile.emits(Seam.APPROVE)
     assert profile.emits(Seam.TOOL_BATCH) and profile.emits(Seam.STOP_FAILURE)
-    assert not profile.emits(Seam.SUBAGENT_STOP) and Seam.SUBAGENT_STOP in profile.missing
+    assert profile.emits(Seam.SUBAGENT_STOP)  # an agent invoked inside a guarded tool
+    assert not profile.emits(Seam.PRE_COMPACT) and Seam.PRE_COMPACT in profile.missing
 
 
 async def test_ask_interrupts_on_the_async_path_too(claude: Any, agent_for: Any) -> None:

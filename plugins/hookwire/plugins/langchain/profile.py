@@ -24,12 +24,8 @@ plugin, __getattr__ = declare_host(
     description="LangChain v1 agents (create_agent) with the hookwire middleware "
                 "(hookwire.plugins.langchain.HookwireMiddleware)",
     seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
-          "stop_failure session_end",
+          "stop_failure subagent_start subagent_stop session_end",
     missing={
-        "subagent_start": "create_agent has no sub-agent lifecycle: an agent called from a "
-                          "tool is an ordinary tool call",
-        "subagent_stop": "create_agent has no sub-agent lifecycle: an agent called from a "
-                         "tool is an ordinary tool call",
         "pre_compact": "SummarizationMiddleware compacts inside its own before_model hook "
                        "and exposes no event another middleware can see",
         "post_compact": "SummarizationMiddleware compacts inside its own before_model hook "

@@ -24,12 +24,8 @@ plugin, __getattr__ = declare_host(
     description="OpenAI Agents SDK runs through the hookwire runner "
                 "(hookwire.plugins.openai_agents.Hookwire)",
     seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
-          "stop_failure session_end",
+          "stop_failure subagent_start subagent_stop session_end",
     missing={
-        "subagent_start": "the Agents SDK has no sub-agent lifecycle: a handoff switches "
-                          "the running agent and an agent used as a tool is a tool call",
-        "subagent_stop": "the Agents SDK has no sub-agent lifecycle: a handoff switches "
-                         "the running agent and an agent used as a tool is a tool call",
         "pre_compact": "the Agents SDK compacts only inside a server-side session "
                        "(OpenAIResponsesCompactionSession) with no event a hook can see",
         "post_compact": "the Agents SDK compacts only inside a server-side session "

@@ -24,12 +24,8 @@ plugin, __getattr__ = declare_host(
     description="pydantic-ai agents with the hookwire capability "
                 "(hookwire.plugins.pydantic_ai.Hookwire)",
     seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
-          "stop_failure session_end",
+          "stop_failure subagent_start subagent_stop session_end",
     missing={
-        "subagent_start": "pydantic-ai has no sub-agent lifecycle: an agent called from a "
-                          "tool is an ordinary tool call",
-        "subagent_stop": "pydantic-ai has no sub-agent lifecycle: an agent called from a "
-                         "tool is an ordinary tool call",
         "pre_compact": "pydantic-ai never compacts on its own; history processors are "
                        "user code with no compaction event",
         "post_compact": "pydantic-ai never compacts on its own; history processors are "
