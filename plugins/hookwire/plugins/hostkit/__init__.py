@@ -96,6 +96,9 @@ class HostHarness(abc.ABC):
     #: Why a failed tool's exception text never reaches the adapter (the runtime replaces it
     #: with a message of its own, which ``tool_failure`` then reports); ``None``: it does.
     hides_tool_errors: ClassVar[str | None] = None
+    #: Why the runtime itself runs a failing tool again before reporting it once (``None``:
+    #: it does not).
+    retries_failed_tools: ClassVar[str | None] = None
 
     @abc.abstractmethod
     def run(self, kernel: Kernel, *, cwd: Path, prompt: str, script: Sequence[Step],

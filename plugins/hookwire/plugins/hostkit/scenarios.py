@@ -128,7 +128,9 @@ class HostConformance:
         kernel = kit.claude(PostToolUseFailure=[("observe", "Bash")],
                             PostToolUse=[("post", "Bash")])
         t = kit.run(kernel, [[Call("run_shell", {"cmd": "fail now"})], "done"])
-        assert t.ran == [("run_shell", {"cmd": "fail now"})]
+        assert t.ran and set(map(repr, t.ran)) == {repr(("run_shell", {"cmd": "fail now"}))}
+        if kit.harness.retries_failed_tools is None:
+            assert len(t.ran) == 1
         failures = kit.log("observe")
         assert len(failures) == 1 and failures[0]["error"]
         if kit.harness.hides_tool_errors is None:

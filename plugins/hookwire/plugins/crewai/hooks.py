@@ -1,0 +1,253 @@
+"""CrewAI interception hooks: every seam CrewAI has, applied the way CrewAI applies it.
+
+=====================  ==========================================================================
+hookwire seam          CrewAI interception point (how the verdict is applied)
+=====================  ==========================================================================
+session_start / end    the hooks' lifetime (:meth:`HookwireHooks.install` … :meth:`close`, or the
+                       ``with`` block); registered globally, they guard every agent and crew of
+                       the process
+prompt_submit          ``pre_model_call`` of an execution's first model call (the prompt is its
+                       last user message); blocked → :class:`PromptBlocked` (a ``HookAborted``)
+tool_pre / approve     ``pre_tool_call``: deny → the call is blocked and ``post_tool_call`` puts
+                       the hook's text in place of CrewAI's own notice; ask → the kernel's
+                       ``approve`` seam, no answer refuses; a rewrite is written into the call's
+                       input
+tool_post / failure    ``post_tool_call``: CrewAI's "I encountered an error while trying to use
+                       the tool" is a failure (its error text is what hooks see); a replaced
+                       result is returned
+tool_batch             the next ``pre_model_call``: blocked → :class:`ToolBatchBlocked`
+stop                   ``execution_end``; CrewAI cannot send the model back: a Stop hook that
+                       asks to continue is logged as a warning
+stop_failure           ``execution_end`` with status ``failed`` after a model call raised
+subagent_start / stop  an agent or crew kicked off inside a guarded tool: same session and turn
+halt                   :class:`RunHalted` (a ``HookAborted``) at the next model call
+=====================  ==========================================================================
+
+Hook texts for the model are messages appended to the executor's conversation before the next
+model call (``system``, or ``user`` where the harness sends a user message), in each dialect's
+harness wording. CrewAI's hooks are synchronous; the session lives on a helper thread
+(:class:`~hookwire.driver.BlockingDriver`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from typing import Any
+
+from crewai.hooks.dispatch import HookAborted, InterceptionPoint, register, unregister
+
+from hookwire.driver import (
+    Action,
+    BlockingDriver,
+    HostDriver,
+    HostRun,
+    PromptBlocked,
+    RunHalted,
+    ToolBatchBlocked,
+    current_run,
+)
+from hookwire.errors import HookwireError
+from hookwire.plugins.crewai.profile import PROFILE
+
+log = logging.getLogger("hookwire.crewai")
+#: How CrewAI reports a tool that raised (the model reads it as the tool's result).
+_TOOL_ERROR = re.compile(r"I encountered an error while trying to use the tool\. "
+                         r"This was the error: (?P<error>.*?)\.?\n", re.S)
+
+
+class HookwireHooks:
+    """Runs hookwire's hooks and plugins at the seams of every CrewAI agent and crew in the
+    process: ``with HookwireHooks(kernel, cwd=project): crew.kickoff()``. ``problems`` lists
+    why configured hooks cannot run here (each also logged once)."""
+
+    def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8, neutral: bool = False,
+                 **session_fields: Any) -> None:
+        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
+                                 neutral=neutral, **session_fields)
+        self._blocking = BlockingDriver(self.driver)
+        self._runs: dict[int, HostRun] = {}  # id(crew or agent) → its run
+        self._calls: dict[int, tuple[str, Any, str | None]] = {}  # id(tool input) → call
+        self._ids = itertools.count(1)
+        self._inner: dict[int, list[int]] = {}  # id(run) → owners of runs begun in its tools
+        self._hooks = {
+            InterceptionPoint.EXECUTION_START: self._start,
+            InterceptionPoint.PRE_MODEL_CALL: self._before_model,
+            InterceptionPoint.POST_MODEL_CALL: self._after_model,
+            InterceptionPoint.PRE_TOOL_CALL: self._before_tool,
+            InterceptionPoint.POST_TOOL_CALL: self._after_tool,
+            InterceptionPoint.EXECUTION_END: self._end,
+        }
+        self.installed = False
+
+    @property
+    def problems(self) -> tuple[Any, ...]:
+        return self.driver.problems
+
+    def install(self) -> HookwireHooks:
+        """Register the hooks for every agent and crew of the process."""
+        if not self.installed:
+            for point, hook in self._hooks.items():
+                register(point, hook)
+            self.installed = True
+        return self
+
+    def close(self, reason: str = "other") -> None:
+        """Unregister the hooks; ``session_end``."""
+        if self.installed:
+            for point, hook in self._hooks.items():
+                unregister(point, hook)
+            self.installed = False
+        self._blocking.close(reason)
+
+    def __enter__(self) -> HookwireHooks:
+        return self.install()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, fn: Any, *args: Any) -> Any:
+        """A driver call; hookwire's stops become ``HookAborted``, which CrewAI propagates."""
+        try:
+            return self._blocking.call(fn, *args)
+        except HookwireError as exc:
+            raise _aborting(exc) from None
+
+    # -- executions ----------------------------------------------------------------------------
+
+    def _start(self, ctx: Any) -> None:
+        owner = _owner(ctx)
+        if owner is None:
+            return
+        agent = getattr(owner, "role", None) or "crew"
+        self.driver.declare_tools([t.name for t in getattr(owner, "tools", None) or []])
+        run = self.driver.begin("", agent_type=str(agent))
+        self._runs[id(owner)] = run
+        self._call(run.open)
+
+    def _run(self, ctx: Any) -> HostRun | None:
+        for owner in (ctx.crew, ctx.agent):
+            if owner is not None and id(owner) in self._runs:
+                return self._runs[id(owner)]
+        outer, owner = current_run(self.driver), ctx.crew or ctx.agent
+        if outer is None or owner is None:
+            return None
+        # CrewAI fires no execution_start for an agent kicked off inside a tool: this is it
+        run = self.driver.begin("", agent_type=str(getattr(owner, "role", None) or "crew"))
+        self._runs[id(owner)] = run
+        self._inner.setdefault(id(outer), []).append(id(owner))
+        self._call(run.open)
+        return run
+
+    def _end_inner(self, outer: HostRun) -> None:
+        """The guarded tool that started inner executions returned: they are over."""
+        for owner in self._inner.pop(id(outer), []):
+            run = self._runs.pop(owner, None)
+            if run is not None:
+                try:
+                    self._call(run.stop)
+                finally:
+                    self._blocking.call(run.close)
+
+    def _before_model(self, ctx: Any) -> None:
+        run = self._run(ctx)
+        if run is None:
+            return
+        prompt = next((m.get("content") for m in reversed(ctx.messages)
+                       if m.get("role") == "user"), "")
+        for text in self._call(run.before_model, str(prompt or "")):
+            ctx.messages.append({"role": "user" if text.role == "user" else "system",
+                                 "content": text.text})
+
+    def _after_model(self, ctx: Any) -> None:
+        run = self._run(ctx)
+        if run is not None and isinstance(ctx.response, str):
+            run.model_answered(ctx.response.split("Final Answer:")[-1].strip())
+
+    def _end(self, ctx: Any) -> None:
+        owner = _owner(ctx)
+        run = self._runs.pop(id(owner), None) if owner is not None else None
+        if run is None:
+            return
+        try:
+            if ctx.status == "failed" and ctx.error is not None and not isinstance(
+                    ctx.error, HookAborted):
+                self._blocking.call(run.model_failed, "unknown", str(ctx.error))
+            elif ctx.status == "completed" and self._call(run.stop) is not None:
+                log.warning("a stop hook asked to continue, but a CrewAI execution ends with "
+                            "its final answer")
+        finally:
+            self._blocking.call(run.close)
+
+    # -- tools ---------------------------------------------------------------------------------
+
+    def _before_tool(self, ctx: Any) -> None:
+        run = self._run(ctx)
+        if run is None:
+            return
+        call_id = f"crewai-{next(self._ids)}"
+        name, args = ctx.tool_name, dict(ctx.tool_input)
+        go = self._call(run.tool_pre, name, args, call_id)
+        if go.action in (Action.ASK, Action.DEFER):
+            go = self._call(run.approve, name, go, call_id)
+        if go.action is not Action.RUN:
+            self._calls[id(ctx.tool_input)] = (call_id, None, go.text or "denied by a hook")
+            raise HookAborted(go.text or "denied by a hook", source="hookwire")
+        if go.rewritten:
+            ctx.tool_input.clear()
+            ctx.tool_input.update(go.input)
+        manager = run.tool_running()  # the tool runs next, in this context: nested runs
+        manager.__enter__()
+        self._calls[id(ctx.tool_input)] = (call_id, manager, None)
+
+    def _after_tool(self, ctx: Any) -> str | None:
+        call_id, manager, refusal = self._calls.pop(id(ctx.tool_input), (None, None, None))
+        if manager is not None:
+            manager.__exit__(None, None, None)
+        run = self._run(ctx)
+        if run is None or call_id is None:
+            return None
+        self._end_inner(run)
+        if refusal is not None:
+            return refusal  # in place of "Tool execution blocked by hook"
+        name, args, result = ctx.tool_name, dict(ctx.tool_input), ctx.tool_result
+        failed = _TOOL_ERROR.search(str(result or ""))
+        if failed is not None:
+            self._call(run.tool_failed, name, args, call_id, failed.group("error"))
+            return None
+        sent = self._call(run.tool_done, name, args, call_id, result)
+        return None if sent is result else str(sent)
+
+
+def _owner(ctx: Any) -> Any:
+    """The crew or agent an execution is of (an agent's own ``kickoff`` runs in a flow that
+    holds it)."""
+    return ctx.crew or ctx.agent or getattr(ctx.flow, "agent", None)
+
+
+class _PromptBlocked(PromptBlocked, HookAborted):
+    """:class:`PromptBlocked`, raised as CrewAI's ``HookAborted`` so that CrewAI lets it out."""
+
+
+class _RunHalted(RunHalted, HookAborted):
+    """:class:`RunHalted`, raised as CrewAI's ``HookAborted``."""
+
+
+class _ToolBatchBlocked(ToolBatchBlocked, HookAborted):
+    """:class:`ToolBatchBlocked`, raised as CrewAI's ``HookAborted``."""
+
+
+def _aborting(exc: HookwireError) -> BaseException:
+    for base, cls in ((ToolBatchBlocked, _ToolBatchBlocked), (PromptBlocked, _PromptBlocked),
+                      (RunHalted, _RunHalted)):
+        if isinstance(exc, base):
+            aborted: Any = cls.__new__(cls)
+            aborted.__dict__.update(exc.__dict__)
+            aborted.args = exc.args
+            aborted.source = "hookwire"
+            return aborted  # type: ignore[no-any-return]
+    return exc
+
+
+__all__ = ["HookwireHooks"]

@@ -1,0 +1,127 @@
+"""The host conformance kit against hookwire's CrewAI hooks, on a scripted CrewAI ``BaseLLM``
+(CrewAI ships no fake model: this is its public LLM interface, answering in CrewAI's own
+ReAct format). Telemetry and tracing are off."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
+os.environ.setdefault("CREWAI_TRACING_ENABLED", "false")
+os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+pytest.importorskip("crewai")
+
+from crewai import Agent  # noqa: E402
+from crewai.llms.base_llm import BaseLLM  # noqa: E402
+from crewai.tools import tool  # noqa: E402
+
+from hookwire.plugins.crewai import HookwireHooks  # noqa: E402
+from hookwire.plugins.hostkit import (  # noqa: E402
+    HostConformance,
+    HostHarness,
+    KitTools,
+    Step,
+    Transcript,
+    flatten,
+    scripted,
+)
+
+#: CrewAI warns about its own internals (``function_calling_llm``) on every kickoff.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+STOP = "a CrewAI execution ends with its final answer: no hook can send the model back"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # CrewAI keeps state under $HOME
+    yield
+
+
+class ScriptedLLM(BaseLLM):
+    """A CrewAI LLM answering the kit's script in CrewAI's text format."""
+
+    def __init__(self, script: Sequence[Step], transcript: Transcript) -> None:
+        super().__init__(model="scripted")
+        self._steps = scripted(script)
+        self._transcript = transcript
+
+    def call(self, messages: Any, tools: Any = None, callbacks: Any = None,
+             available_functions: Any = None, from_task: Any = None, from_agent: Any = None,
+             response_model: Any = None) -> str:
+        self._transcript.requests.append(flatten(messages))
+        step = self._steps()
+        if isinstance(step, str):
+            return f"Thought: I am done.\nFinal Answer: {step}"
+        call = step[0]  # CrewAI's text format takes one action per response
+        return f"Thought: I will use a tool.\nAction: {call.name}\n" \
+               f"Action Input: {json.dumps(dict(call.args))}"
+
+    def supports_function_calling(self) -> bool:
+        return False
+
+
+def crew_tools(kit: KitTools) -> list[Any]:
+    @tool("run_shell")
+    def run_shell(cmd: str) -> str:
+        """Run a shell command."""
+        return kit.run_shell(cmd)
+
+    @tool("save_file")
+    def save_file(path: str, text: str) -> str:
+        """Save a file."""
+        return kit.save_file(path, text)
+
+    @tool("lookup")
+    def lookup(query: str) -> str:
+        """Look something up in the docs."""
+        return kit.lookup(query)
+
+    return [run_shell, save_file, lookup]
+
+
+def agent(script: Sequence[Step], t: Transcript, tools: list[Any], role: str = "worker") -> Any:
+    return Agent(role=role, goal="do the task", backstory="a careful worker",
+                 llm=ScriptedLLM(script, t), tools=tools, verbose=False)
+
+
+class CrewAiHarness(HostHarness):
+    name = "CrewAI"
+    cannot = {"claude_stop_block": STOP, "codex_stop_block": STOP}
+    retries_failed_tools = "CrewAI's tool usage tries a raising tool again before it reports"
+
+    def run(self, kernel: Any, *, cwd: Path, prompt: str, script: Sequence[Step],
+            tools: KitTools) -> Transcript:
+        t = tools.transcript
+        with HookwireHooks(kernel, cwd=str(cwd)):
+            try:
+                t.output = agent(script, t, crew_tools(tools)).kickoff(prompt).raw
+            except Exception as exc:
+                t.error = exc
+        return t
+
+    def run_nested(self, kernel: Any, *, cwd: Path, prompt: str, script: Sequence[Step],
+                   inner_script: Sequence[Step], tools: KitTools) -> Transcript:
+        t = tools.transcript
+        helper = agent(inner_script, t, crew_tools(tools)[:1], role="helper")
+
+        @tool("delegate")
+        def delegate(request: str) -> str:
+            """Hand a task to a helper agent."""
+            return str(helper.kickoff(request).raw)  # no adapter of its own
+
+        with HookwireHooks(kernel, cwd=str(cwd)):
+            try:
+                t.output = agent(script, t, [*crew_tools(tools), delegate]).kickoff(prompt).raw
+            except Exception as exc:
+                t.error = exc
+        return t
+
+
+class TestCrewAiConformance(HostConformance):
+    harness = CrewAiHarness()
