@@ -17,12 +17,12 @@ os.environ.setdefault("CREWAI_TRACING_ENABLED", "false")
 os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 pytest.importorskip("crewai")
 
-from crewai import Agent  # noqa: E402
-from crewai.llms.base_llm import BaseLLM  # noqa: E402
-from crewai.tools import tool  # noqa: E402
+from crewai import Agent
+from crewai.llms.base_llm import BaseLLM
+from crewai.tools import tool
 
-from hookwire.plugins.crewai import HookwireHooks  # noqa: E402
-from hookwire.plugins.hostkit import (  # noqa: E402
+from hookwire.plugins.crewai import HookwireHooks
+from hookwire.plugins.hostkit import (
     HostConformance,
     HostHarness,
     KitTools,

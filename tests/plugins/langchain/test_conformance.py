@@ -11,14 +11,14 @@ import pytest
 
 pytest.importorskip("langchain.agents")
 
-from langchain.agents import create_agent  # noqa: E402
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage  # noqa: E402
-from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
-from langchain_core.tools import tool  # noqa: E402
-from pydantic import Field  # noqa: E402
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import tool
+from pydantic import Field
 
-from hookwire.plugins.hostkit import (  # noqa: E402
+from hookwire.plugins.hostkit import (
     HostConformance,
     HostHarness,
     KitTools,
@@ -27,7 +27,7 @@ from hookwire.plugins.hostkit import (  # noqa: E402
     flatten,
     scripted,
 )
-from hookwire.plugins.langchain import HookwireMiddleware  # noqa: E402
+from hookwire.plugins.langchain import HookwireMiddleware
 
 
 class KitModel(GenericFakeChatModel):

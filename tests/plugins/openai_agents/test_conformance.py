@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("agents")
 
-from agents import Agent, function_tool, set_tracing_disabled  # noqa: E402
-from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402
+from agents import Agent, function_tool, set_tracing_disabled
+from agents.testing import ScriptedModel, assistant_message, function_call
 
-from hookwire.plugins.hostkit import (  # noqa: E402
+from hookwire.plugins.hostkit import (
     HostConformance,
     HostHarness,
     KitTools,
@@ -23,7 +23,7 @@ from hookwire.plugins.hostkit import (  # noqa: E402
     Transcript,
     flatten,
 )
-from hookwire.plugins.openai_agents import Hookwire  # noqa: E402
+from hookwire.plugins.openai_agents import Hookwire
 
 
 @pytest.fixture(autouse=True)

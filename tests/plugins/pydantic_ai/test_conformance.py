@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("pydantic_ai")
 
-from pydantic_ai import Agent  # noqa: E402
-from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart  # noqa: E402
-from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from hookwire.plugins.hostkit import (  # noqa: E402
+from hookwire.plugins.hostkit import (
     HostConformance,
     HostHarness,
     KitTools,
@@ -25,7 +25,7 @@ from hookwire.plugins.hostkit import (  # noqa: E402
     flatten,
     scripted,
 )
-from hookwire.plugins.pydantic_ai import Hookwire  # noqa: E402
+from hookwire.plugins.pydantic_ai import Hookwire
 
 
 def model(script: Sequence[Step], transcript: Transcript) -> FunctionModel:
