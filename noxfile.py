@@ -44,7 +44,15 @@ GROUPS = ("hookwire.dialects", "hookwire.plugins")
 #: The Pythons pyproject.toml declares; each gets the whole suite.
 PYTHONS = ("3.11", "3.12", "3.13")
 #: The extras the suite runs with: the test tools and every runtime adapter that shares a venv.
-TEST_EXTRAS = "test,pydantic-ai,langchain,openai-agents"
+TEST_EXTRAS = "test,pydantic-ai,langchain,openai-agents,google-adk"
+#: Runtimes that cannot share that venv (Strands and CrewAI pin ``mcp<2.2`` and ``mcp<2``, the
+#: test tools' MCP server needs ``mcp>=2.3``; CrewAI pins ``openai<3``, the OpenAI Agents SDK
+#: needs ``openai>=3``): one more venv, their own tests only.
+APART_EXTRAS = "strands,crewai"
+APART_TESTS = ("tests/plugins/strands", "tests/plugins/crewai")
+APART_MODULES = r"plugins/hookwire/plugins/(strands|crewai)/"
+#: The Python the apart runtimes are tested on (each is a large install).
+APART_PYTHON = "3.12"
 
 
 def _python(version: str) -> str | None:
@@ -74,7 +82,20 @@ def tests(session: nox.Session) -> None:
     extras; ``HOOKWIRE_WHEEL`` installs that wheel instead of building the tree again."""
     wheel = os.environ.get("HOOKWIRE_WHEEL")
     session.install(f"{wheel or '.'}[{TEST_EXTRAS}]")
-    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", *session.posargs)
+    apart = [f"--ignore={path}" for path in APART_TESTS]  # the runtimes session runs them
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", *apart, *session.posargs)
+
+
+@nox.session(python=APART_PYTHON)
+def runtimes(session: nox.Session) -> None:
+    """The adapters whose runtimes cannot share the main test venv (:data:`APART_EXTRAS`),
+    with their own tests; every runtime must import, so none of them is skipped."""
+    wheel = os.environ.get("HOOKWIRE_WHEEL")
+    session.install(f"{wheel or '.'}[{APART_EXTRAS}]", "pytest>=8", "hypothesis>=6.100", "mypy")
+    session.run("python", "-c", "import strands, crewai")
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", *APART_TESTS,
+                *session.posargs)
+    session.run("mypy", "-p", "hookwire.plugins.strands", "-p", "hookwire.plugins.crewai")
 
 
 @nox.session(python=False)
@@ -94,24 +115,27 @@ def ci(session: nox.Session) -> None:
         [wheel] = dist.glob("hookwire-*.whl")
         env = {**os.environ, "HOOKWIRE_WHEEL": str(wheel)}
         runs = {}
-        for version in (v for v in PYTHONS if v not in missing):
-            log = (dist / f"tests-{version}.log").open("w+")
-            runs[version] = (log, subprocess.Popen(
-                [sys.executable, "-m", "nox", "-f", str(ROOT / "noxfile.py"), "-s",
-                 f"tests-{version}", "--", *session.posargs],
+        names = [f"tests-{v}" for v in PYTHONS if v not in missing]
+        if _python(APART_PYTHON) is not None:
+            names.append("runtimes")
+        for name in names:
+            log = (dist / f"{name}.log").open("w+")
+            runs[name] = (log, subprocess.Popen(
+                [sys.executable, "-m", "nox", "-f", str(ROOT / "noxfile.py"), "-s", name,
+                 "--", *session.posargs],
                 stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT))
         failed = []
         for version, (log, proc) in runs.items():
             code = proc.wait()
             log.seek(0)
-            print(f"\n===== tests on Python {version}: exit {code} =====", flush=True)
+            print(f"\n===== {version}: exit {code} =====", flush=True)
             print(log.read(), flush=True)
             log.close()
             if code:
                 failed.append(version)
         if failed:
-            session.error(f"the suite failed on Python {', '.join(failed)}")
-        session.log(f"the suite passed on Python {', '.join(runs)}")
+            session.error(f"failed: {', '.join(failed)}")
+        session.log(f"passed: {', '.join(runs)}")
     finally:
         shutil.rmtree(dist, ignore_errors=True)
 
@@ -149,10 +173,12 @@ def typecheck(session: nox.Session) -> None:
     """mypy --strict, configured in pyproject.toml ``[tool.mypy]``, over all three slices."""
     # The adapters' runtimes too (as .ci/run installs them): without them mypy sees their base
     # classes and decorators as Any and every adapter module fails --strict.
-    session.install("-e", ".[test,pydantic-ai,langchain,openai-agents]", "mypy")
+    session.install("-e", f".[{TEST_EXTRAS}]", "mypy")
     # mypy does not merge pkgutil-style namespace slices: `-p hookwire` resolves to core alone
-    # and would skip every dialect and plugin without a word. Name each slice.
-    targets = ("-p", "hookwire", "-p", "hookwire.dialects", "-p", "hookwire.plugins")
+    # and would skip every dialect and plugin without a word. Name each slice. The adapters of
+    # the runtimes apart are checked in their own venv (`nox -s runtimes`).
+    targets = ("-p", "hookwire", "-p", "hookwire.dialects", "-p", "hookwire.plugins",
+               "--exclude", APART_MODULES)
     session.run("mypy", *(session.posargs or targets))
 
 

@@ -226,15 +226,15 @@ def _owner(ctx: Any) -> Any:
     return ctx.crew or ctx.agent or getattr(ctx.flow, "agent", None)
 
 
-class _PromptBlocked(PromptBlocked, HookAborted):
+class _PromptBlocked(PromptBlocked, HookAborted):  # type: ignore[misc]  # reason: str | None
     """:class:`PromptBlocked`, raised as CrewAI's ``HookAborted`` so that CrewAI lets it out."""
 
 
-class _RunHalted(RunHalted, HookAborted):
+class _RunHalted(RunHalted, HookAborted):  # type: ignore[misc]  # reason: str | None
     """:class:`RunHalted`, raised as CrewAI's ``HookAborted``."""
 
 
-class _ToolBatchBlocked(ToolBatchBlocked, HookAborted):
+class _ToolBatchBlocked(ToolBatchBlocked, HookAborted):  # type: ignore[misc]  # reason: str | None
     """:class:`ToolBatchBlocked`, raised as CrewAI's ``HookAborted``."""
 
 
@@ -246,6 +246,7 @@ def _aborting(exc: HookwireError) -> BaseException:
             aborted.__dict__.update(exc.__dict__)
             aborted.args = exc.args
             aborted.source = "hookwire"
+            aborted.reason = aborted.reason or str(exc)  # CrewAI reads a text
             return aborted  # type: ignore[no-any-return]
     return exc
 
