@@ -73,6 +73,7 @@ def kit_tools(kit: KitTools) -> list[Any]:
 
 class OpenAiAgentsHarness(HostHarness):
     name = "OpenAI Agents SDK"
+    delegate_arg = "input"
     hides_tool_errors = ("a function tool's default failure handler replaces the exception "
                          "with 'An error occurred while running the tool. Please try again.'")
 
@@ -93,12 +94,8 @@ class OpenAiAgentsHarness(HostHarness):
         with Hookwire(kernel, cwd=str(cwd), approval="kernel") as hooks:
             helper = Agent(name="helper", model=KitModel(inner_script, t),
                            tools=kit_tools(tools)[:1])
-
-            @function_tool
-            async def delegate(request: str) -> str:
-                """Hand a task to a helper agent."""
-                return str((await hooks.run(helper, request)).final_output)
-
+            # the SDK's own agent-as-a-tool, given no hookwire of its own
+            delegate = helper.as_tool("delegate", "Hand a task to a helper agent.")
             agent = Agent(name="kit", model=KitModel(script, t),
                           tools=[*kit_tools(tools), delegate])
             try:

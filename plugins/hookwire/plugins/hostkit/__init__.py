@@ -99,6 +99,8 @@ class HostHarness(abc.ABC):
     #: Why the runtime itself runs a failing tool again before reporting it once (``None``:
     #: it does not).
     retries_failed_tools: ClassVar[str | None] = None
+    #: The argument the runtime's agent-as-a-tool takes its request in.
+    delegate_arg: ClassVar[str] = "request"
 
     @abc.abstractmethod
     def run(self, kernel: Kernel, *, cwd: Path, prompt: str, script: Sequence[Step],
@@ -111,7 +113,8 @@ class HostHarness(abc.ABC):
 
     def run_nested(self, kernel: Kernel, *, cwd: Path, prompt: str, script: Sequence[Step],
                    inner_script: Sequence[Step], tools: KitTools) -> Transcript:
-        """Like :meth:`run`, with one more tool, ``delegate(request)``, that runs an inner agent
+        """Like :meth:`run`, with one more tool, ``delegate(request)`` (the argument named by
+        :attr:`delegate_arg`), that runs an inner agent
         (the tool ``run_shell`` only, a scripted model answering ``inner_script``) the way the
         runtime runs a sub-agent from a tool (``AgentTool``, an agent called inside a tool
         function...), given no hookwire adapter of its own unless the runtime needs one.

@@ -178,7 +178,7 @@ class HostConformance:
         transcript = Transcript()
         t = kit.harness.run_nested(
             kernel, cwd=kit.project, prompt="please delegate", tools=KitTools(transcript),
-            script=[[Call("delegate", {"request": "clean the build"})], "all done"],
+            script=[[Call("delegate", {kit.harness.delegate_arg: "clean the build"})], "all done"],
             inner_script=[[Call("run_shell", {"cmd": "rm -rf build"})], "inner done"])
         assert t.error is None, t.error
         assert t.ran == [], "the inner agent's rm -rf must meet the same guard"

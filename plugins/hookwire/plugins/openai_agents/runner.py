@@ -234,6 +234,12 @@ class Hookwire:
             if cached is not None and cached[0] is agent:
                 return cached[1]
             tools = [self._wrap(t) if isinstance(t, FunctionTool) else t for t in agent.tools]
+            for tool in agent.tools:  # an agent.as_tool(): its agent's tools are guarded too
+                sub = _sub_agent(tool)
+                if sub is not None:
+                    sub.tools[:] = [self._wrap(t) if isinstance(t, FunctionTool)
+                                    and not getattr(t, "_hookwire", False) else t
+                                    for t in sub.tools]
             clone = agent.clone(tools=tools)
             self._wrapped[id(agent)] = (agent, clone)  # before handoffs: cycles end here
             self.driver.declare_tools([t.name for t in agent.tools
@@ -310,7 +316,9 @@ class Hookwire:
                 args_json = json.dumps(effective)
             try:
                 with host.tool_running():  # a run started by the tool is nested in this one
-                    result = await inner(ctx, args_json)
+                    sub = _sub_agent(tool)
+                    result = await (inner(ctx, args_json) if sub is None else
+                                    hw._as_tool(sub, inner, ctx, args_json))
             except Exception as exc:
                 await hw._blocking.acall(host.tool_failed, tool.name, effective, call_id,
                                          str(exc) or repr(exc))
@@ -324,7 +332,32 @@ class Hookwire:
 
         wrapped.on_invoke_tool = on_invoke_tool
         wrapped.needs_approval = needs_approval
+        wrapped._hookwire = True  # type: ignore[attr-defined]
         return wrapped
+
+    async def _as_tool(self, agent: Agent[Any], inner: Any, ctx: Any, args_json: str) -> Any:
+        """An ``agent.as_tool()`` call: the SDK runs the agent itself; its tools (guarded in
+        place by :meth:`instrument`) report to a nested run with the sub-agent seams."""
+        sub = self.driver.begin(_input_text(_parse(args_json).get("input") or ""),
+                                agent_type=agent.name or "agent")
+        await self._blocking.acall(sub.open)
+        token = _RUN.set(_Run(host=sub))
+        try:
+            result = await inner(ctx, args_json)
+        finally:
+            _RUN.reset(token)
+        try:
+            await self._blocking.acall(sub.stop, _output_text(result))
+        finally:
+            await self._blocking.acall(sub.close)
+        return result
+
+
+def _sub_agent(tool: Any) -> Agent[Any] | None:
+    """The agent an ``agent.as_tool()`` tool runs (the SDK marks such tools)."""
+    agent = getattr(tool, "_agent_instance", None) if getattr(tool, "_is_agent_tool", False) \
+        else None
+    return agent if isinstance(agent, Agent) else None
 
 
 async def _stopped(run: _Run, result: RunResult) -> Any:
