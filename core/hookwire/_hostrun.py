@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -153,10 +153,14 @@ class HostRun:
         texts, self.pending = self.pending, []
         return texts
 
-    def model_answered(self, text: str | None) -> None:
-        """The text of the latest model response (for ``stop`` and ``stop_failure``)."""
+    def model_answered(self, text: str | None, calls: Sequence[str] = ()) -> None:
+        """The latest model response: its text (for ``stop`` and ``stop_failure``) and the ids
+        of the tool calls it made, in order (``tool_batch`` lists them so, however the
+        runtime schedules them)."""
         if text:
             self.last_text = text
+        for call_id in calls:
+            self._order[call_id] = next(self._calls)
 
     async def model_failed(self, error: str, details: str | None = None) -> None:
         """A model request failed for good (after the runtime's retries): ``stop_failure``

@@ -82,7 +82,8 @@ async def test_thousand_runs_leak_nothing() -> None:
     await _exercise(1000)
     assert open_fds() == fds
     assert zombie_children() == []
-    assert _settled_threads(threads) == threads
+    # fewer is not a leak: a worker thread an earlier test left idle may end meanwhile
+    assert _settled_threads(threads) <= threads
 
 
 async def test_runs_without_pidfd_leak_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,4 +93,4 @@ async def test_runs_without_pidfd_leak_nothing(monkeypatch: pytest.MonkeyPatch) 
     await _exercise(200)
     assert open_fds() == fds
     assert zombie_children() == []
-    assert _settled_threads(threads) == threads
+    assert _settled_threads(threads) <= threads

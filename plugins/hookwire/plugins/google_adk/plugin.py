@@ -168,7 +168,9 @@ class HookwirePlugin(BasePlugin):
     async def after_model_callback(self, *, callback_context: Any, llm_response: Any) -> None:
         state = self._runs.get(callback_context.invocation_id)
         if state is not None and not llm_response.partial:
-            state.run.model_answered(_text(llm_response.content))
+            parts = getattr(llm_response.content, "parts", None) or []
+            state.run.model_answered(_text(llm_response.content), [
+                p.function_call.id for p in parts if p.function_call and p.function_call.id])
 
     async def on_model_error_callback(self, *, callback_context: Any, llm_request: Any,
                                       error: Exception) -> None:

@@ -198,27 +198,39 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         self._declare_tools(request.tools)
         try:
-            return handler(request)
+            response = handler(request)
         except _NOT_A_MODEL_FAILURE:
             raise
         except Exception as exc:
             self._model_failed(request, exc)
             raise
+        self._answered(response)
+        return response
 
     async def awrap_model_call(self, request: Any,
                                handler: Callable[[Any], Awaitable[Any]]) -> Any:
         self._declare_tools(request.tools)
         try:
-            return await handler(request)
+            response = await handler(request)
         except _NOT_A_MODEL_FAILURE:
             raise
         except Exception as exc:
             await anyio.to_thread.run_sync(self._model_failed, request, exc)
             raise
+        self._answered(response)
+        return response
 
     def _declare_tools(self, tools: Any) -> None:
         """Tell the session the tools a model call is given (``BaseTool``s or dicts)."""
         self.driver.declare_tools([n for n in (_tool_name(t) for t in tools or ()) if n])
+
+    def _answered(self, response: Any) -> None:
+        """The model's tool calls, in its order (for ``tool_batch``)."""
+        run = self._runs.get(_graph_run())
+        messages = getattr(response, "result", None) or [response]
+        for message in messages:
+            if run is not None and isinstance(message, AIMessage):
+                run.model_answered(None, [str(c["id"]) for c in message.tool_calls if c.get("id")])
 
     def _model_failed(self, request: Any, exc: Exception) -> None:
         run = self._runs.get(_graph_run())

@@ -401,8 +401,9 @@ class _RunHooks(RunHooks[Any]):
     async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
         texts = [t for i in response.output if _get(i, "type") == "message"
                  if (t := ItemHelpers.extract_last_text(i))]
-        if texts:
-            self.run.host.model_answered("\n".join(texts))
+        calls = [str(_get(i, "call_id")) for i in response.output
+                 if _get(i, "type") == "function_call"]
+        self.run.host.model_answered("\n".join(texts) if texts else None, calls)
         if self.user is not None:
             await self.user.on_llm_end(context, agent, response)
 

@@ -304,7 +304,8 @@ class Hookwire(AbstractCapability[Any]):
         if run is None or run.session is None:
             return result
         if isinstance(node, ModelRequestNode) and isinstance(result, CallToolsNode):
-            run.model_answered(_text(result.model_response))
+            response = result.model_response
+            run.model_answered(_text(response), [c.tool_call_id for c in response.tool_calls])
             return result
         if not isinstance(result, End):
             return result

@@ -123,7 +123,9 @@ class HookwireHooks(HookProvider):
         if run is None:
             return
         if event.stop_response is not None:
-            run.model_answered(_text(event.stop_response.message))
+            message = event.stop_response.message
+            run.model_answered(_text(message), [b["toolUse"]["toolUseId"] for b in
+                                                message.get("content") or [] if "toolUse" in b])
         elif event.exception is not None:
             status = getattr(event.exception, "status_code", None)
             kind = status_error_kind(status) if isinstance(status, int) else "unknown"
