@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from hookwire.errors import HookwireError
-from hookwire.render import ModelText, Subject, render
+from hookwire.render import ModelText, Placement, Subject, render
 from hookwire.verdicts import KERNEL, Halt, Verdict
 
 
@@ -127,3 +128,48 @@ def status_error_kind(status: int) -> str:
     if status == 400:
         return "invalid_request"
     return "unknown"
+
+
+def error_kind(exc: BaseException) -> str:
+    """Claude Code's short error kind for a failed model request: from the HTTP status the
+    provider SDKs put on their errors (``status_code``, ``code``, or ``response.status_code``)."""
+    for status in (getattr(exc, "status_code", None), getattr(exc, "code", None),
+                   getattr(getattr(exc, "response", None), "status_code", None)):
+        if isinstance(status, int) and not isinstance(status, bool):
+            return status_error_kind(status)
+    return "unknown"
+
+
+class Anchored:
+    """Hook texts kept where they arose in a runtime's list of request items, and put back
+    into each later request the runtime rebuilds from its own history (which drops them)."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[int, Any]] = []
+
+    def add(self, texts: Iterable[ModelText], items: Sequence[Any], make: Any,
+            is_prompt: Any) -> None:
+        """Anchor each of ``texts`` (made into an item by ``make``) at the end of ``items``,
+        or just before the user's prompt (``is_prompt``) where the harness puts it there."""
+        for text in texts:
+            at = len(items)
+            if text.placement is Placement.BEFORE_PROMPT:
+                at = next((i for i in range(len(items) - 1, -1, -1) if is_prompt(items[i])), at)
+            self.items.append((at, make(text)))
+
+    def apply(self, items: Sequence[Any]) -> list[Any]:
+        """``items`` with the anchored texts at their places (none of them twice)."""
+        out = [i for i in items if not any(i is item for _, item in self.items)]
+        for offset, (at, item) in enumerate(sorted(self.items, key=lambda x: x[0])):
+            out.insert(min(at + offset, len(out)), item)
+        return out
+
+
+def output_text(output: Any) -> str | None:
+    """A run's final output as text (structured output as JSON)."""
+    if output is None or isinstance(output, str):
+        return output
+    try:
+        return json.dumps(output, default=lambda o: getattr(o, "model_dump", lambda: str(o))())
+    except (TypeError, ValueError):
+        return str(output)

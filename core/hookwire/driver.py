@@ -38,12 +38,15 @@ from typing import Any, TypeVar
 from hookwire._hostrun import HostRun, current_run
 from hookwire._hosttypes import (
     Action,
+    Anchored,
     PromptBlocked,
     Renderer,
     RunHalted,
     ToolBatchBlocked,
     ToolGo,
+    error_kind,
     invalid_rewrite,
+    output_text,
     prompt_text,
     status_error_kind,
 )
@@ -235,6 +238,6 @@ class BlockingDriver:
                 portal_cm.__exit__(None, None, None)
 
 
-__all__ = ["Action", "BlockingDriver", "HostDriver", "HostRun", "PromptBlocked", "Renderer",
-           "RunHalted", "ToolBatchBlocked", "ToolGo", "current_run", "invalid_rewrite",
-           "prompt_text", "status_error_kind"]
+__all__ = ["Action", "Anchored", "BlockingDriver", "HostDriver", "HostRun", "PromptBlocked",
+           "Renderer", "RunHalted", "ToolBatchBlocked", "ToolGo", "current_run", "error_kind",
+           "invalid_rewrite", "output_text", "prompt_text", "status_error_kind"]

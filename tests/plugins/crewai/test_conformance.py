@@ -1,20 +1,16 @@
 """The host conformance kit against hookwire's CrewAI hooks, on a scripted CrewAI ``BaseLLM``
 (CrewAI ships no fake model: this is its public LLM interface, answering in CrewAI's own
-ReAct format). Telemetry and tracing are off."""
+ReAct format). CrewAI's telemetry and tracing are off for each test."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
-os.environ.setdefault("CREWAI_TRACING_ENABLED", "false")
-os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 pytest.importorskip("crewai")
 
 from crewai import Agent
@@ -40,6 +36,8 @@ STOP = "a CrewAI execution ends with its final answer: no hook can send the mode
 @pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))  # CrewAI keeps state under $HOME
+    monkeypatch.setenv("CREWAI_DISABLE_TELEMETRY", "true")  # offline: no telemetry lookups
+    monkeypatch.setenv("CREWAI_TRACING_ENABLED", "false")
     yield
 
 

@@ -44,15 +44,16 @@ from google.genai import types
 
 from hookwire.driver import (
     Action,
+    Anchored,
     BlockingDriver,
     HostDriver,
     HostRun,
+    error_kind,
     invalid_rewrite,
-    status_error_kind,
 )
 from hookwire.errors import HookwireError
 from hookwire.plugins.google_adk.profile import PROFILE
-from hookwire.render import ModelText, Placement
+from hookwire.render import ModelText
 
 log = logging.getLogger("hookwire.google_adk")
 _DRIVEN: contextvars.ContextVar[bool] = contextvars.ContextVar("hookwire_adk_driven",
@@ -62,7 +63,7 @@ _DRIVEN: contextvars.ContextVar[bool] = contextvars.ContextVar("hookwire_adk_dri
 @dataclass
 class _Run:
     run: HostRun
-    injected: list[tuple[int, types.Content]] = field(default_factory=list)
+    injected: Anchored = field(default_factory=Anchored)
     tools: dict[str, Any] = field(default_factory=dict)  # call id → tool_running() context
 
 
@@ -153,16 +154,9 @@ class HookwirePlugin(BasePlugin):
         state = self._runs.get(callback_context.invocation_id)
         if state is None:
             return None
-        contents = llm_request.contents
-        for text in await self._blocking.acall(state.run.before_model):
-            at = len(contents)
-            if text.placement is Placement.BEFORE_PROMPT:
-                at = next((i for i in range(len(contents) - 1, -1, -1)
-                           if contents[i].role == "user"), at)
-            state.injected.append((at, types.Content(role="user",
-                                                     parts=[types.Part(text=text.text)])))
-        for offset, (at, content) in enumerate(sorted(state.injected, key=lambda x: x[0])):
-            contents.insert(min(at + offset, len(contents)), content)
+        texts = await self._blocking.acall(state.run.before_model)
+        state.injected.add(texts, llm_request.contents, _content, lambda c: c.role == "user")
+        llm_request.contents[:] = state.injected.apply(llm_request.contents)
         return None
 
     async def after_model_callback(self, *, callback_context: Any, llm_response: Any) -> None:
@@ -176,9 +170,7 @@ class HookwirePlugin(BasePlugin):
                                       error: Exception) -> None:
         state = self._runs.get(callback_context.invocation_id)
         if state is not None:
-            status = getattr(error, "code", None) or getattr(error, "status_code", None)
-            kind = status_error_kind(status) if isinstance(status, int) else "unknown"
-            await self._blocking.acall(state.run.model_failed, kind, str(error))
+            await self._blocking.acall(state.run.model_failed, error_kind(error), str(error))
 
     async def after_run_callback(self, *, invocation_context: Any) -> None:
         ic = invocation_context
@@ -253,6 +245,10 @@ class HookwirePlugin(BasePlugin):
         if state is not None and not isinstance(error, asyncio.CancelledError):
             await self._blocking.acall(state.run.tool_failed, tool.name, dict(tool_args),
                                        tool_context.function_call_id, str(error) or repr(error))
+
+
+def _content(text: ModelText) -> types.Content:
+    return types.Content(role="user", parts=[types.Part(text=text.text)])
 
 
 def _unwrap(exc: RuntimeError) -> None:

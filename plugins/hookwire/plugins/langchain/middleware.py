@@ -1,53 +1,13 @@
-"""The LangChain v1 middleware: every seam ``create_agent`` has, applied LangChain's way.
+"""The LangChain v1 middleware: hookwire's hooks at every seam ``create_agent`` has
+(``before_agent``, ``before_model``, ``wrap_model_call``, ``wrap_tool_call``, ``after_agent``),
+applied LangChain's way. The protocol is :class:`hookwire.driver.HostDriver`'s; this module
+translates. The seam-by-seam table is in docs/hosts/langchain.md.
 
-=====================  ==========================================================================
-hookwire seam          LangChain seam (how the verdict is applied)
-=====================  ==========================================================================
-session_start / end    the middleware's session (``with middleware:`` or :meth:`close`)
-prompt_submit          ``before_agent``: runs once per ``invoke``/``stream`` (retries, tool
-                       follow-ups and stop continuations never pass it; a resume with
-                       ``Command(resume=...)`` does not either; an agent invoked from inside a
-                       tool is nested and fires nothing); blocked → :class:`PromptBlocked`;
-                       contexts → ``SystemMessage``s after the prompt (before it where the
-                       harness puts them there: Codex's SessionStart context)
-tool_pre               ``wrap_tool_call``: deny → an error ``ToolMessage`` carrying the text;
-                       ask → a LangGraph ``interrupt`` (the human-in-the-loop path) when the
-                       agent has a checkpointer, else the kernel ``approve`` seam, else deny;
-                       rewritten input → the tool validates it again (invalid → an error
-                       ``ToolMessage``)
-tool_post / failure    ``wrap_tool_call`` after the handler (a returned error ``ToolMessage`` or
-                       a raised exception is a failure): a replaced result is the
-                       ``ToolMessage``'s content; feedback and contexts → ``SystemMessage``s
-                       right after it
-tool_batch             ``before_model`` once every tool call of the last ``AIMessage`` has its
-                       ``ToolMessage`` (once per response): contexts → ``SystemMessage``s
-                       before the request; blocked → the reason as a ``SystemMessage`` and
-                       ``jump_to: "end"`` (the model is not called again; no stop hook fires)
-stop                   ``after_agent`` with ``jump_to: "model"`` and the feedback messages (a
-                       ``HumanMessage`` where the harness sends a user message, a
-                       ``SystemMessage`` where it sends a system one)
-stop_failure           ``wrap_model_call``: the handler raised (after the retries of any
-                       middleware listed after this one, and the chat model's own); fired, then
-                       the exception propagates unchanged
-halt                   :class:`RunHalted` raised at the next seam (``continue: false`` on
-                       ``tool_pre`` lets the tool call be handled as decided first, as Claude Code)
-=====================  ==========================================================================
-
-Every text is the one :func:`hookwire.render.render` gives: each dialect's harness wording
-(a Claude Code hook's deny reads ``PreToolUse:Bash hook error: …``), or hookwire's neutral
-labelled form with ``HookwireMiddleware(kernel, neutral=True)``. Each message a hook adds
-carries its hook in ``additional_kwargs["hookwire_source"]`` (a hook's text is never the
-user's); a Codex developer message is a ``SystemMessage`` with
-``additional_kwargs["__openai_role__"] = "developer"``.
-
-An agent invoked from inside one of the guarded tools is part of that tool call: the same
-session and turn, with ``subagent_start`` and ``subagent_stop`` instead of the prompt and stop
-seams.
-
-The protocol is :class:`hookwire.driver.HostDriver`'s; this module translates. Hook calls run
-on the session's own thread (:class:`~hookwire.driver.BlockingDriver`); the async hooks wait
-for them in a worker thread, so ``invoke``, ``stream``, ``ainvoke`` and ``astream`` share one
-session.
+Each message a hook adds carries its hook in ``additional_kwargs["hookwire_source"]`` (a hook's
+text is never the user's); a Codex developer message is a ``SystemMessage`` with
+``additional_kwargs["__openai_role__"] = "developer"``. Hook calls run on the session's own
+thread (:class:`~hookwire.driver.BlockingDriver`), so ``invoke``, ``stream``, ``ainvoke`` and
+``astream`` share one session.
 """
 
 from __future__ import annotations
@@ -80,8 +40,8 @@ from hookwire.driver import (
     RunHalted,
     ToolBatchBlocked,
     ToolGo,
+    error_kind,
     prompt_text,
-    status_error_kind,
 )
 from hookwire.kernel import Kernel
 from hookwire.plugins.langchain.profile import PROFILE
@@ -236,7 +196,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         run = self._runs.get(_graph_run())
         if run is not None:
             run.model_answered(_turn_ai(request.messages))
-            self._blocking.call(run.model_failed, _error_kind(exc), str(exc) or repr(exc))
+            self._blocking.call(run.model_failed, error_kind(exc), str(exc) or repr(exc))
 
     # -- stop ----------------------------------------------------------------------------------
 
@@ -433,15 +393,6 @@ def _turn_ai(messages: list[BaseMessage]) -> str | None:
         if isinstance(message, AIMessage):
             return message.text if isinstance(message.text, str) else str(message.content)
     return None
-
-
-def _error_kind(exc: BaseException) -> str:
-    """Claude Code's short error kind for a failed model call: from the HTTP status the
-    provider SDKs put on their errors (``status_code``, or ``response.status_code``)."""
-    status = getattr(exc, "status_code", None)
-    if not isinstance(status, int):
-        status = getattr(getattr(exc, "response", None), "status_code", None)
-    return status_error_kind(status) if isinstance(status, int) else "unknown"
 
 
 def _last_ai(messages: list[BaseMessage]) -> str | None:

@@ -1,50 +1,12 @@
-"""The OpenAI Agents SDK runner: every seam the SDK has, applied the way the SDK applies it.
+"""The OpenAI Agents SDK runner: hookwire's hooks at every seam the SDK has (``RunHooks``, each
+``FunctionTool``'s ``needs_approval`` and ``on_invoke_tool``, the runner's result), applied the
+way the SDK applies them. The protocol is :class:`hookwire.driver.HostDriver`'s; this module
+translates. The seam-by-seam table is in docs/hosts/openai-agents.md.
 
-=====================  ==========================================================================
-hookwire seam          Agents SDK seam (how the verdict is applied)
-=====================  ==========================================================================
-session_start / end    the runner's lifetime (``with`` / ``async with`` / :meth:`Hookwire.close`);
-                       started before the first model request
-turn origin            :meth:`Hookwire.run` / :meth:`~Hookwire.run_sync` /
-                       :meth:`~Hookwire.run_streamed` (a run from inside a tool reuses the turn;
-                       a run resuming a ``RunState`` is not a user turn)
-prompt_submit          ``RunHooks.on_llm_start`` of the turn's first model request; blocked →
-                       :class:`PromptBlocked`; contexts → ``system`` (Codex: ``developer``)
-                       input items after the prompt (before it where the harness puts them
-                       there: Codex's SessionStart context)
-tool_pre               each ``FunctionTool`` (the agent's and its MCP servers') is a copy whose
-                       ``needs_approval`` fires the hooks and whose ``on_invoke_tool`` applies the
-                       verdict: deny → the text is the tool's output; ask (and defer) → the
-                       SDK's approval interruption (``approval="kernel"``: the ``approve`` seam);
-                       rewritten input → validated against the tool's JSON schema, then the tool
-                       runs with it
-tool_post / failure    the same ``on_invoke_tool`` after the tool (an exception, or the SDK's
-                       failure message in its place, is a failure): a replaced result is the
-                       tool's output; feedback and contexts → input items of the next request,
-                       right after the tool outputs
-tool_batch             ``on_llm_start`` of the request after a response with function calls
-stop                   after ``Runner.run`` returned a final output: continue → another run with
-                       the history and the feedback (a ``user`` item where the harness sends a
-                       user message, a ``system`` one where it sends a system message;
-                       ``run_streamed``: ``on_agent_end``, observe only)
-stop_failure           an ``openai.APIError`` raised out of ``Runner.run`` (after the SDK's
-                       retries)
-halt                   :class:`RunHalted` at the next seam (a tool that was allowed still runs)
-=====================  ==========================================================================
-
-Every text is the one :func:`hookwire.render.render` gives: each dialect's harness wording
-(a Claude Code hook's deny reads ``PreToolUse:Bash hook error: …``), or hookwire's neutral
-labelled form with ``Hookwire(kernel, neutral=True)``. An input item has no field for its
-source: a hook's item is never a ``user`` one except where the harness sends one, and then
-its text says it is a hook's (``<system-reminder>``, ``<hook_prompt>``).
-
-nested runs            a run started inside one of the instrumented tools (``hooks.run`` again,
-                       ``agent.as_tool``) shares the outer turn: ``subagent_start`` and
-                       ``subagent_stop`` instead of the prompt and stop seams
-
-The protocol is :class:`hookwire.driver.HostDriver`'s; this module translates. Hook calls run
-on the session's own thread (:class:`~hookwire.driver.BlockingDriver`), so ``run``,
-``run_sync`` and ``run_streamed`` share one session.
+An input item has no field for its source: a hook's item is never a ``user`` one except where
+the harness sends one, and then its text says it is a hook's. Hook calls run on the session's
+own thread (:class:`~hookwire.driver.BlockingDriver`), so ``run``, ``run_sync`` and
+``run_streamed`` share one session.
 """
 
 from __future__ import annotations
@@ -58,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]  # via mcp, a dependency of the SDK
 import openai
 from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult, RunResultStreaming
 from agents.items import ItemHelpers
@@ -66,17 +27,20 @@ from agents.run_state import RunState
 
 from hookwire.driver import (
     Action,
+    Anchored,
     BlockingDriver,
     HostDriver,
     HostRun,
     ToolGo,
+    error_kind,
     invalid_rewrite,
+    output_text,
     prompt_text,
-    status_error_kind,
 )
 from hookwire.kernel import Kernel
+from hookwire.plugins._schema import schema_error
 from hookwire.plugins.openai_agents.profile import PROFILE
-from hookwire.render import ModelText, Placement
+from hookwire.render import ModelText
 from hookwire.verdicts import Decision
 
 log = logging.getLogger("hookwire.openai_agents")
@@ -91,7 +55,7 @@ class _Run:
 
     host: HostRun
     streamed: bool = False
-    injected: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    injected: Anchored = field(default_factory=Anchored)
 
 
 _RUN: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("hookwire_openai_run",
@@ -308,7 +272,7 @@ class Hookwire:
             effective = args
             if go.rewritten:
                 effective = dict(go.input)
-                error = _invalid(tool.params_json_schema, effective)
+                error = schema_error(tool.params_json_schema, effective)
                 if error is not None:
                     text = invalid_rewrite(tool.name, error)
                     host.refuse(call_id, text)
@@ -347,7 +311,7 @@ class Hookwire:
         finally:
             _RUN.reset(token)
         try:
-            await self._blocking.acall(sub.stop, _output_text(result))
+            await self._blocking.acall(sub.stop, output_text(result))
         finally:
             await self._blocking.acall(sub.close)
         return result
@@ -365,17 +329,15 @@ async def _stopped(run: _Run, result: RunResult) -> Any:
     run.host.check_halt()
     if result.interruptions:
         return None  # paused for approval
-    texts = await run.host.stop(_output_text(result.final_output))
+    texts = await run.host.stop(output_text(result.final_output))
     if texts is None:
         return None
-    history = _reinject(list(result.to_input_list()), run.injected)
+    history = run.injected.apply(list(result.to_input_list()))
     return [*history, *(_item(t) for t in texts)]
 
 
 async def _model_failed(run: HostRun, exc: openai.APIError) -> None:
-    status = getattr(exc, "status_code", None)
-    kind = status_error_kind(status) if isinstance(status, int) else "unknown"
-    await run.model_failed(kind, str(exc) or repr(exc))
+    await run.model_failed(error_kind(exc), str(exc) or repr(exc))
 
 
 class _RunHooks(RunHooks[Any]):
@@ -383,18 +345,18 @@ class _RunHooks(RunHooks[Any]):
 
     def __init__(self, hw: Hookwire, run: _Run, user: Any) -> None:
         self.hw, self.run, self.user = hw, run, user
+        for name in ("on_agent_start", "on_handoff", "on_tool_start", "on_tool_end"):
+            if user is not None:  # the caller's own hooks, where hookwire has none
+                setattr(self, name, getattr(user, name))
 
     async def on_llm_start(self, context: Any, agent: Any, system_prompt: Any,
                            input_items: list[Any]) -> None:
         run = self.run
         texts = await self.hw._blocking.acall(run.host.before_model,
                                               _last_user_text(input_items))
-        for text in texts:  # anchored where they arose, sent with every later request
-            at = len(input_items)
-            if text.placement is Placement.BEFORE_PROMPT:  # Codex's SessionStart context
-                at = _last_user_index(input_items, at)
-            run.injected.append((at, _item(text)))
-        input_items[:] = _reinject(input_items, run.injected)
+        # anchored where they arose, sent with every later request
+        run.injected.add(texts, input_items, _item, _is_prompt)
+        input_items[:] = run.injected.apply(input_items)
         if self.user is not None:
             await self.user.on_llm_start(context, agent, system_prompt, input_items)
 
@@ -413,25 +375,9 @@ class _RunHooks(RunHooks[Any]):
         if self.user is not None:
             await self.user.on_agent_end(context, agent, output)
 
-    async def on_agent_start(self, context: Any, agent: Any) -> None:
-        if self.user is not None:
-            await self.user.on_agent_start(context, agent)
-
-    async def on_handoff(self, context: Any, from_agent: Any, to_agent: Any) -> None:
-        if self.user is not None:
-            await self.user.on_handoff(context, from_agent, to_agent)
-
-    async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
-        if self.user is not None:
-            await self.user.on_tool_start(context, agent, tool)
-
-    async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: Any) -> None:
-        if self.user is not None:
-            await self.user.on_tool_end(context, agent, tool, result)
-
 
 async def _stop_streamed(run: HostRun, output: Any) -> None:
-    if await run.stop(_output_text(output)) is not None:
+    if await run.stop(output_text(output)) is not None:
         log.warning("a stop hook asked to continue, but run_streamed() cannot: use run() "
                     "or run_sync()")
 
@@ -454,15 +400,6 @@ async def _policy(policy: Any, ctx: Any, params: dict[str, Any], call_id: str) -
     return bool(policy)
 
 
-def _invalid(schema: Mapping[str, Any], value: Any) -> str | None:
-    """Why ``value`` does not satisfy the tool's JSON schema, or ``None``."""
-    try:
-        jsonschema.validate(value, dict(schema))
-    except jsonschema.ValidationError as exc:
-        return str(exc.message)
-    return None
-
-
 def _parse(args_json: str) -> dict[str, Any]:
     try:
         parsed = json.loads(args_json or "{}")
@@ -482,21 +419,8 @@ def _item(text: ModelText) -> dict[str, Any]:
     return {"role": role, "content": text.text}
 
 
-def _last_user_index(items: Sequence[Any], default: int) -> int:
-    """Where the user's prompt is in ``items`` (``default``: there is none)."""
-    for i in range(len(items) - 1, -1, -1):
-        if isinstance(items[i], str) or _get(items[i], "role") == "user":
-            return i
-    return default
-
-
-def _reinject(items: list[Any], injected: list[tuple[int, dict[str, Any]]]) -> list[Any]:
-    """``items`` (the history as the SDK rebuilt it) with this run's hook messages at their
-    places again; items the SDK already carries are not doubled."""
-    out = [i for i in items if not any(i is msg for _, msg in injected)]
-    for offset, (at, msg) in enumerate(sorted(injected, key=lambda x: x[0])):
-        out.insert(min(at + offset, len(out)), msg)
-    return out
+def _is_prompt(item: Any) -> bool:
+    return isinstance(item, str) or _get(item, "role") == "user"
 
 
 def _last_user_text(items: Sequence[Any]) -> str:
@@ -506,17 +430,6 @@ def _last_user_text(items: Sequence[Any]) -> str:
         if _get(item, "role") == "user":
             return prompt_text(_get(item, "content"))
     return ""
-
-
-def _output_text(output: Any) -> str | None:
-    if output is None:
-        return None
-    if isinstance(output, str):
-        return output
-    try:
-        return json.dumps(output, default=lambda o: getattr(o, "model_dump", lambda: str(o))())
-    except (TypeError, ValueError):
-        return str(output)
 
 
 __all__ = ["Hookwire"]

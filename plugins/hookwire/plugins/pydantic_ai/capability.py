@@ -1,48 +1,12 @@
-"""The pydantic-ai capability: every seam pydantic-ai has, applied the way pydantic-ai applies it.
+"""The pydantic-ai capability: hookwire's hooks at every seam pydantic-ai has (its capability
+hooks ``wrap_run``, ``before_model_request``, ``wrap_tool_validate``, ``wrap_tool_execute``,
+``handle_deferred_tool_calls`` and ``after_node_run``), applied the way pydantic-ai applies
+them. The protocol is :class:`hookwire.driver.HostDriver`'s; this module translates. The
+seam-by-seam table is in docs/hosts/pydantic-ai.md.
 
-=====================  ==========================================================================
-hookwire seam          pydantic-ai seam (how the verdict is applied)
-=====================  ==========================================================================
-session_start / end    ``wrap_run`` (a session per run) or ``async with capability`` (one session)
-turn origin            ``wrap_run``: one agent run is one user turn; a run without a prompt
-                       (resuming deferred tools) is an internal turn
-prompt_submit          ``before_model_request`` (only the first request of a turn fires);
-                       blocked → :class:`PromptBlocked`; contexts → system prompt parts of that
-                       request, after the user prompt (before it where the harness puts them
-                       there: Codex's SessionStart context)
-tool_pre               ``wrap_tool_validate`` after pydantic-ai validated the model's arguments:
-                       deny → ``ToolFailed(text)`` (the model sees it as the tool result);
-                       ask → ``ApprovalRequired`` (pydantic-ai's deferred-tool approval path);
-                       defer → ``CallDeferred``; rewritten input → validated again by the tool's
-                       own validator (invalid → deny carrying the error)
-approve                ``handle_deferred_tool_calls``, when nothing else resolved the approval and
-                       the agent's output type does not take ``DeferredToolRequests``
-tool_post / failure    ``wrap_tool_execute`` (success / exception, ``ModelRetry``, ``ToolFailed``):
-                       a replaced tool result is the tool's return value; feedback and contexts
-                       → system prompt parts right after the tool result
-tool_batch             ``before_model_request`` after tool calls: one row per function-tool call
-                       that ran, with the result as sent to the model; contexts → system prompt
-                       parts of that request; blocked → :class:`ToolBatchBlocked` before the
-                       request is made
-stop                   ``after_node_run`` on ``End``: continue → ``ctx.enqueue`` of the feedback
-                       (a user prompt part where the harness sends a user message, a system
-                       prompt part where it sends a system one), which pydantic-ai turns into
-                       another model request
-stop_failure           ``wrap_run``, when a model-request error (``ModelAPIError``, an output
-                       token limit, a fallback group of them) ends the run after pydantic-ai's
-                       own retries; fired, then the error propagates unchanged
-halt                   :class:`RunHalted` raised at the next seam (``continue: false`` on
-                       ``tool_pre`` lets the tool be handled as decided first, as Claude Code)
-nested runs            an agent run started inside one of this capability's tools reuses that
-                       run's session and turn: ``subagent_start`` and ``subagent_stop`` instead
-                       of the session, prompt, stop and stop-failure seams
-=====================  ==========================================================================
-
-The protocol is :class:`hookwire.driver.HostDriver`'s; this module translates. Every text is
-the one :func:`hookwire.render.render` gives: each dialect's harness wording
-(a Claude Code hook's deny reads ``PreToolUse:bash hook error: …``), or hookwire's neutral
-labelled form with ``Hookwire(kernel, neutral=True)``. System prompt parts carry their hook in
-``metadata["hookwire"]["source"]``: a hook's text is never the user's.
+Hook texts reach the model as system prompt parts labelled with their hook
+(``metadata["hookwire"]["source"]``), or user prompt parts where the harness sends a user
+message, in each dialect's wording (``neutral=True``: hookwire's labelled form).
 """
 
 from __future__ import annotations

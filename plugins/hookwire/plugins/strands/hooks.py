@@ -55,9 +55,10 @@ from hookwire.driver import (
     BlockingDriver,
     HostDriver,
     HostRun,
+    error_kind,
     invalid_rewrite,
-    status_error_kind,
 )
+from hookwire.plugins._schema import schema_error
 from hookwire.plugins.strands.profile import PROFILE
 from hookwire.render import ModelText, Placement
 
@@ -127,9 +128,8 @@ class HookwireHooks(HookProvider):
             run.model_answered(_text(message), [b["toolUse"]["toolUseId"] for b in
                                                 message.get("content") or [] if "toolUse" in b])
         elif event.exception is not None:
-            status = getattr(event.exception, "status_code", None)
-            kind = status_error_kind(status) if isinstance(status, int) else "unknown"
-            await self._blocking.acall(run.model_failed, kind, str(event.exception))
+            await self._blocking.acall(run.model_failed, error_kind(event.exception),
+                                       str(event.exception))
 
     async def _after_invocation(self, event: AfterInvocationEvent) -> None:
         key = id(event.agent)
@@ -160,7 +160,8 @@ class HookwireHooks(HookProvider):
         if go.action in (Action.ASK, Action.DEFER):
             go = await self._blocking.acall(run.approve, name, go, call_id)
         if go.action is Action.RUN and go.rewritten:
-            error = _invalid(event.selected_tool, go.input)
+            spec: Any = getattr(event.selected_tool, "tool_spec", None) or {}
+            error = schema_error((spec.get("inputSchema") or {}).get("json"), go.input)
             if error is not None:
                 event.cancel_tool = invalid_rewrite(name, error)
                 run.refuse(call_id, event.cancel_tool)
@@ -227,20 +228,6 @@ def _text(message: Any) -> str | None:
 
 def _result_text(result: Mapping[str, Any]) -> str:
     return "\n".join(str(b.get("text", b.get("json", ""))) for b in result.get("content") or [])
-
-
-def _invalid(tool: Any, value: Mapping[str, Any]) -> str | None:
-    """Why ``value`` does not satisfy the tool's input schema, or ``None``."""
-    if tool is None:
-        return None
-    import jsonschema  # type: ignore[import-untyped]  # via mcp, a dependency of Strands
-
-    schema = (tool.tool_spec.get("inputSchema") or {}).get("json") or {}
-    try:
-        jsonschema.validate(dict(value), schema)
-    except jsonschema.ValidationError as exc:
-        return str(exc.message)
-    return None
 
 
 __all__ = ["HookwireHooks"]
