@@ -65,22 +65,7 @@ class ScriptedLLM(BaseLLM):
 
 
 def crew_tools(kit: KitTools) -> list[Any]:
-    @tool("run_shell")
-    def run_shell(cmd: str) -> str:
-        """Run a shell command."""
-        return kit.run_shell(cmd)
-
-    @tool("save_file")
-    def save_file(path: str, text: str) -> str:
-        """Save a file."""
-        return kit.save_file(path, text)
-
-    @tool("lookup")
-    def lookup(query: str) -> str:
-        """Look something up in the docs."""
-        return kit.lookup(query)
-
-    return [run_shell, save_file, lookup]
+    return [tool(f.__name__)(f) for f in kit.functions()]
 
 
 def agent(script: Sequence[Step], t: Transcript, tools: list[Any], role: str = "worker") -> Any:

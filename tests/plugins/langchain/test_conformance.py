@@ -59,22 +59,7 @@ def kit_model(script: Sequence[Step], transcript: Transcript) -> KitModel:
 
 
 def kit_tools(kit: KitTools) -> list[Any]:
-    @tool
-    def run_shell(cmd: str) -> str:
-        """Run a shell command."""
-        return kit.run_shell(cmd)
-
-    @tool
-    def save_file(path: str, text: str) -> str:
-        """Save a file."""
-        return kit.save_file(path, text)
-
-    @tool
-    def lookup(query: str) -> str:
-        """Look something up in the docs."""
-        return kit.lookup(query)
-
-    return [run_shell, save_file, lookup]
+    return [tool(f) for f in kit.functions()]
 
 
 def _invoke(agent: Any, prompt: str, t: Transcript) -> None:

@@ -50,19 +50,7 @@ def llm(script: Sequence[Step], transcript: Transcript) -> MockFunctionCallingLL
 
 
 def kit_tools(kit: KitTools) -> list[Any]:
-    def run_shell(cmd: str) -> str:
-        """Run a shell command."""
-        return kit.run_shell(cmd)
-
-    def save_file(path: str, text: str) -> str:
-        """Save a file."""
-        return kit.save_file(path, text)
-
-    def lookup(query: str) -> str:
-        """Look something up in the docs."""
-        return kit.lookup(query)
-
-    return [FunctionTool.from_defaults(fn) for fn in (run_shell, save_file, lookup)]
+    return [FunctionTool.from_defaults(f) for f in kit.functions()]
 
 
 def agent(script: Sequence[Step], t: Transcript, tools: list[Any], name: str = "kit") -> Any:

@@ -53,22 +53,7 @@ class KitModel(ScriptedModel):
 
 
 def kit_tools(kit: KitTools) -> list[Any]:
-    @function_tool
-    def run_shell(cmd: str) -> str:
-        """Run a shell command."""
-        return kit.run_shell(cmd)
-
-    @function_tool
-    def save_file(path: str, text: str) -> str:
-        """Save a file."""
-        return kit.save_file(path, text)
-
-    @function_tool
-    def lookup(query: str) -> str:
-        """Look something up in the docs."""
-        return kit.lookup(query)
-
-    return [run_shell, save_file, lookup]
+    return [function_tool(f) for f in kit.functions()]
 
 
 class OpenAiAgentsHarness(HostHarness):

@@ -42,19 +42,7 @@ def model(script: Sequence[Step], transcript: Transcript) -> FunctionModel:
 
 
 def kit_tools(kit: KitTools) -> list[Any]:
-    def run_shell(cmd: str) -> str:
-        """Run a shell command."""
-        return kit.run_shell(cmd)
-
-    def save_file(path: str, text: str) -> str:
-        """Save a file."""
-        return kit.save_file(path, text)
-
-    def lookup(query: str) -> str:
-        """Look something up in the docs."""
-        return kit.lookup(query)
-
-    return [run_shell, save_file, lookup]
+    return list(kit.functions())
 
 
 class PydanticAiHarness(HostHarness):

@@ -77,6 +77,24 @@ class KitTools:
         self.transcript.ran.append(("lookup", {"query": query}))
         return f"found: {query}"
 
+    def functions(self) -> list[Callable[..., str]]:
+        """The three tools as plain functions with their names, docstrings and annotations,
+        for a runtime that builds its tools from functions (``[tool(f) for f in ...]``)."""
+
+        def run_shell(cmd: str) -> str:
+            """Run a shell command."""
+            return self.run_shell(cmd)
+
+        def save_file(path: str, text: str) -> str:
+            """Save a file."""
+            return self.save_file(path, text)
+
+        def lookup(query: str) -> str:
+            """Look something up in the docs."""
+            return self.lookup(query)
+
+        return [run_shell, save_file, lookup]
+
 
 #: The kit's ``tools:`` mapping (the hooks file's shape), given to every scenario's kernel.
 TOOLS: Mapping[str, Any] = {
