@@ -44,7 +44,7 @@ GROUPS = ("hookwire.dialects", "hookwire.plugins")
 #: The Pythons pyproject.toml declares; each gets the whole suite.
 PYTHONS = ("3.11", "3.12", "3.13")
 #: The extras the suite runs with: the test tools and every runtime adapter that shares a venv.
-TEST_EXTRAS = "test,pydantic-ai,langchain,openai-agents,google-adk,llama-index"
+TEST_EXTRAS = "test,pydantic-ai,langchain,openai-agents,google-adk,llama-index,claude-agent-sdk"
 #: Runtimes that cannot share that venv (Strands and CrewAI pin ``mcp<2.2`` and ``mcp<2``, the
 #: test tools' MCP server needs ``mcp>=2.3``; CrewAI pins ``openai<3``, the OpenAI Agents SDK
 #: needs ``openai>=3``): one more venv, their own tests only.
