@@ -212,9 +212,12 @@ def test_ctrl_c_ends_a_running_hook_quietly(tmp_path: Path) -> None:
     config = tmp_path / "settings.json"
     config.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
         {"type": "command", "command": str(hook)}]}]}}))
+    # Ctrl-C in a terminal: SIGINT at its default, whatever this test run inherited (a job
+    # started in the background by a shell without job control ignores SIGINT)
     proc = subprocess.Popen([sys.executable, "-m", "hookwire", "fire", "Stop", "--dialect",
                              "claude", "--config", str(config)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60  # a bound on waiting, not a timing assertion
         while not started.exists() and proc.poll() is None and time.monotonic() < deadline:
