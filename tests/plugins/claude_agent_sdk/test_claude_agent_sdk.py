@@ -39,6 +39,10 @@ if data.get("hook_event_name") == "UserPromptSubmit":
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
                                              "additionalContext": "build id is 4242"}}))
     sys.exit(0)
+if data.get("hook_event_name") == "Stop":
+    if not data.get("stop_hook_active"):
+        print(json.dumps({"decision": "block", "reason": "run the tests before you stop"}))
+    sys.exit(0)
 if "rm -rf" in (data.get("tool_input") or {}).get("command", ""):
     print("Blocked: rm -rf is not allowed here", file=sys.stderr)
     sys.exit(2)
@@ -158,13 +162,16 @@ def run(hooks: HookwireHooks, server: Model, project: Path, ran: list[str]) -> s
         hooks.close()
 
 
-def kernel_with(project: Path, dialect: str) -> Kernel:
+def kernel_with(project: Path, dialect: str, *, stop: bool = False) -> Kernel:
     command = f"{sys.executable} {project.parent / 'guard.py'}"
     group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
     prompt = {"hooks": [{"type": "command", "command": command}]}
+    hooks = {"PreToolUse": [group], "UserPromptSubmit": [prompt]}
+    if stop:
+        hooks["Stop"] = [prompt]
     path = project / (".claude/settings.json" if dialect == "claude" else ".codex/hooks.json")
     path.parent.mkdir()
-    path.write_text(json.dumps({"hooks": {"PreToolUse": [group], "UserPromptSubmit": [prompt]}}))
+    path.write_text(json.dumps({"hooks": hooks}))
     kernel = Kernel()
     kernel.add_config(dialect, path)
     kernel.map_tool("mcp__kit__run_shell", "Bash", input={"command": "cmd"})
@@ -208,3 +215,14 @@ def test_hooks_the_cli_loads_itself_are_refused(project: Path) -> None:
     with pytest.raises(ConfigError, match="would run twice"):
         hooks.options(ClaudeAgentOptions(cwd=str(project)))  # setting_sources None: all
     hooks.options(ClaudeAgentOptions(cwd=str(project), setting_sources=["user"]))
+
+
+def test_a_stop_hook_keeps_the_cli_going_once(project: Path) -> None:
+    for server in model("ls"):
+        run(HookwireHooks(kernel_with(project, "claude", stop=True)), server, project, [])
+        seen = [json.loads(line) for line in (project.parent / "hooks.log").read_text()
+                .splitlines()]
+        stops = [s["stop_hook_active"] for s in seen if s["hook_event_name"] == "Stop"]
+        assert stops == [False, True], "blocked once, then the CLI's stop_hook_active"
+        later = json.dumps(server.requests[-1])
+        assert "run the tests before you stop" in later, "the model read the feedback"
