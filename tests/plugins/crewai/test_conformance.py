@@ -108,3 +108,21 @@ class CrewAiHarness(HostHarness):
 
 class TestCrewAiConformance(HostConformance):
     harness = CrewAiHarness()
+
+
+def test_a_check_that_breaks_refuses_the_call(tmp_path: Path) -> None:
+    """CrewAI runs a tool whose before-hook raised anything but ``HookAborted``: hookwire's
+    own failure must refuse the call instead of letting it through unchecked."""
+    from hookwire import Kernel
+    from hookwire.plugins.hostkit import Call
+
+    t = Transcript()
+    kit = KitTools(t)
+    with HookwireHooks(Kernel(), cwd=str(tmp_path)) as hooks:
+        def broken(ctx: Any) -> None:
+            raise RuntimeError("the check broke")
+
+        hooks._check_tool = broken  # type: ignore[method-assign]
+        agent([[Call("run_shell", {"cmd": "ls"})], "done"], t, crew_tools(kit)).kickoff("go")
+    assert t.ran == [], "an unchecked call must not run"
+    assert "hookwire could not check this tool call" in "\n".join(t.requests)

@@ -131,12 +131,14 @@ class HookwireHooks:
             if owner is not None and id(owner) in self._runs:
                 return self._runs[id(owner)]
         outer, owner = current_run(self.driver), ctx.crew or ctx.agent
-        if outer is None or owner is None:
+        if owner is None:
             return None
-        # CrewAI fires no execution_start for an agent kicked off inside a tool: this is it
+        # CrewAI fires no execution_start for an agent kicked off inside a tool (nor, in some
+        # paths, for others): this is its start, so that its calls are still guarded
         run = self.driver.begin("", agent_type=str(getattr(owner, "role", None) or "crew"))
         self._runs[id(owner)] = run
-        self._inner.setdefault(id(outer), []).append(id(owner))
+        if outer is not None:
+            self._inner.setdefault(id(outer), []).append(id(owner))
         self._call(run.open)
         return run
 
@@ -183,6 +185,17 @@ class HookwireHooks:
     # -- tools ---------------------------------------------------------------------------------
 
     def _before_tool(self, ctx: Any) -> None:
+        try:
+            self._check_tool(ctx)
+        except HookAborted:
+            raise
+        except Exception as exc:  # CrewAI would swallow it and run the tool: refuse instead
+            log.exception("hookwire could not check the CrewAI tool call %s", ctx.tool_name)
+            text = f"hookwire could not check this tool call: {exc!r}"
+            self._calls[id(ctx.tool_input)] = ("unchecked", None, text)
+            raise HookAborted(text, source="hookwire") from exc
+
+    def _check_tool(self, ctx: Any) -> None:
         run = self._run(ctx)
         if run is None:
             return
@@ -205,12 +218,12 @@ class HookwireHooks:
         call_id, manager, refusal = self._calls.pop(id(ctx.tool_input), (None, None, None))
         if manager is not None:
             manager.__exit__(None, None, None)
+        if refusal is not None:
+            return refusal  # in place of "Tool execution blocked by hook"
         run = self._run(ctx)
         if run is None or call_id is None:
             return None
         self._end_inner(run)
-        if refusal is not None:
-            return refusal  # in place of "Tool execution blocked by hook"
         name, args, result = ctx.tool_name, dict(ctx.tool_input), ctx.tool_result
         failed = _TOOL_ERROR.search(str(result or ""))
         if failed is not None:

@@ -255,8 +255,9 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         # this response (before_model / after_agent), so every call of it is handled.
         graph = _graph_run()
         run = self._runs.get(graph)
-        if run is None:
-            return None, request, None
+        if run is None:  # its start went unseen (a resume in a new process): still guarded
+            run = self._runs[graph] = self.driver.begin("", resumed=True)
+            self._blocking.call(run.open)
         name, args, call_id = _call(request)
         # LangGraph re-runs the tools node when an interrupt is resumed: answer from the cache
         key = (graph, call_id)

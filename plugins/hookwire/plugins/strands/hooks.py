@@ -151,8 +151,9 @@ class HookwireHooks(HookProvider):
 
     async def _before_tool(self, event: BeforeToolCallEvent) -> None:
         run = self._runs.get(id(event.agent))
-        if run is None:
-            return
+        if run is None:  # its invocation's start went unseen: the call is still guarded
+            run = self._runs[id(event.agent)] = self.driver.begin("", resumed=True)
+            await self._blocking.acall(run.open)
         use = event.tool_use
         name, call_id = use["name"], use["toolUseId"]
         args = dict(use.get("input") or {})
