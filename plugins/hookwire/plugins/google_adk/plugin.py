@@ -33,7 +33,6 @@ so the session lives on a helper thread (:class:`~hookwire.driver.BlockingDriver
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -56,8 +55,6 @@ from hookwire.plugins.google_adk.profile import PROFILE
 from hookwire.render import ModelText
 
 log = logging.getLogger("hookwire.google_adk")
-_DRIVEN: contextvars.ContextVar[bool] = contextvars.ContextVar("hookwire_adk_driven",
-                                                               default=False)
 
 
 @dataclass
@@ -82,6 +79,9 @@ class HookwirePlugin(BasePlugin):
         self._runs: dict[str, _Run] = {}  # invocation id → its run
         self._continuing: dict[str, _Run] = {}  # ADK session id → the turn a continuation goes on
         self._feedback: dict[str, list[ModelText]] = {}  # ADK session id → stop feedback
+        # ADK sessions whose turn run_async / run drive (runner.run works in a thread of its
+        # own, so a context variable would not reach the callbacks)
+        self._driven: set[str] = set()
 
     @property
     def problems(self) -> tuple[Any, ...]:
@@ -100,43 +100,44 @@ class HookwirePlugin(BasePlugin):
     async def run_async(self, runner: Any, *, user_id: str, session_id: str,
                         new_message: types.Content, **kwargs: Any) -> AsyncIterator[Any]:
         """``runner.run_async`` for one user turn, Stop continuations included."""
-        token = _DRIVEN.set(True)
+        self._driven.add(session_id)
         try:
-            while True:
+            message: types.Content | None = new_message
+            while message is not None:
                 try:
                     async for event in runner.run_async(user_id=user_id, session_id=session_id,
-                                                        new_message=new_message, **kwargs):
+                                                        new_message=message, **kwargs):
                         yield event
                 except RuntimeError as exc:
                     _unwrap(exc)
                     raise
-                texts = self._feedback.pop(session_id, None)
-                if texts is None:
-                    return
-                new_message = types.Content(role="user",
-                                            parts=[types.Part(text=t.text) for t in texts])
+                message = self._continuation(session_id)
         finally:
-            _DRIVEN.reset(token)
+            self._driven.discard(session_id)
 
     def run(self, runner: Any, *, user_id: str, session_id: str, new_message: types.Content,
             **kwargs: Any) -> Iterator[Any]:
         """``runner.run`` (blocking) for one user turn, Stop continuations included."""
-        token = _DRIVEN.set(True)
+        self._driven.add(session_id)
         try:
-            while True:
+            message: types.Content | None = new_message
+            while message is not None:
                 try:
                     yield from runner.run(user_id=user_id, session_id=session_id,
-                                          new_message=new_message, **kwargs)
+                                          new_message=message, **kwargs)
                 except RuntimeError as exc:
                     _unwrap(exc)
                     raise
-                texts = self._feedback.pop(session_id, None)
-                if texts is None:
-                    return
-                new_message = types.Content(role="user",
-                                            parts=[types.Part(text=t.text) for t in texts])
+                message = self._continuation(session_id)
         finally:
-            _DRIVEN.reset(token)
+            self._driven.discard(session_id)
+
+    def _continuation(self, session_id: str) -> types.Content | None:
+        """The next user message of a turn a Stop hook continues (``None``: it ended)."""
+        texts = self._feedback.pop(session_id, None)
+        if texts is None:
+            return None
+        return types.Content(role="user", parts=[types.Part(text=t.text) for t in texts])
 
     # -- runs ----------------------------------------------------------------------------------
 
@@ -178,7 +179,7 @@ class HookwirePlugin(BasePlugin):
         if state is None:
             return
         texts = await self._blocking.acall(state.run.stop)
-        if texts is not None and not state.run.nested and _DRIVEN.get():
+        if texts is not None and not state.run.nested and ic.session.id in self._driven:
             self._continuing[ic.session.id] = state
             self._feedback[ic.session.id] = texts
             return
@@ -198,8 +199,10 @@ class HookwirePlugin(BasePlugin):
     async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
                                    tool_context: Any) -> dict[str, Any] | None:
         state = self._runs.get(tool_context.invocation_id)
-        if state is None:
-            return None
+        if state is None:  # its run's start went unseen: the call is still guarded
+            state = self._runs[tool_context.invocation_id] = _Run(
+                self.driver.begin("", resumed=True))
+            await self._blocking.acall(state.run.open)
         run, call_id = state.run, tool_context.function_call_id
         go = await self._blocking.acall(run.tool_pre, tool.name, dict(tool_args), call_id)
         if go.action in (Action.ASK, Action.DEFER):
