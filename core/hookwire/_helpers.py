@@ -19,6 +19,7 @@ pin their folder as a unit. Past the bounds nothing more is pinned, and ``window
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 import sys
@@ -99,9 +100,8 @@ class _Scan:
             self.full = True
             self.window = self.window or f"its helper files exceed {MAX_BYTES} bytes"
             return None
-        from hookwire._pins import digest_of
-
-        self.files[path], self.data[path], self.language[path] = digest_of(data), data, language
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        self.files[path], self.data[path], self.language[path] = digest, data, language
         return data
 
     def absent(self, path: str) -> None:
