@@ -277,7 +277,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
     if args.list or args.json:
         from hookwire._cli_trustlist import cmd_list
 
-        return cmd_list(args)
+        return cmd_list(args, sys.modules[__name__])
     store = trust.TrustStore()
     if args.revoke:
         ids = list(store.records) if args.all else args.ids

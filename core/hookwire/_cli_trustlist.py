@@ -7,27 +7,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
-from hookwire._cli_config import EXIT_OK, EXIT_USAGE, _kernel, _load, _pin_now, _where
+EXIT_OK, EXIT_USAGE = 0, 2
 
 
-def _gated(store: Any) -> tuple[dict[str, tuple[Any, Any]], str | None]:
+def _gated(store: Any, cli: Any) -> tuple[dict[str, tuple[Any, Any]], str | None]:
     """The configured hooks hookwire's trust decides: ``id → (entry, pin now)``, and why
     none could be read (an invalid hooks file)."""
     from hookwire import trust
     from hookwire.config import ConfigFileError, collect
 
-    kernel = _kernel()
+    kernel = cli._kernel()
     try:
-        config = _load()
+        config = cli._load()
     except ConfigFileError as exc:
         return {}, f"a hooks file is invalid: {exc}"
     root = config.project_root or os.getcwd()
     found: dict[str, tuple[Any, Any]] = {}
     for entry in collect(kernel, config).entries if config.files else ():
         if trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None:
-            found.setdefault(trust.hook_id(entry), (entry, _pin_now(kernel, entry, root)))
+            found.setdefault(trust.hook_id(entry), (entry, cli._pin_now(kernel, entry, root)))
     return found, None
 
 
@@ -51,11 +52,13 @@ def describe_pin(pin: Any) -> dict[str, Any]:
     }
 
 
-def cmd_list(args: argparse.Namespace) -> int:
+def cmd_list(args: argparse.Namespace, cli: Any) -> int:
+    """The listing; ``cli`` is :mod:`hookwire._cli_config` (its loaders), passed in so that
+    the two modules do not import each other."""
     from hookwire import trust
 
     store = trust.TrustStore()
-    gated, problem = _gated(store)
+    gated, problem = _gated(store, cli)
     rows: list[dict[str, Any]] = []
     # the configured hooks in config order, then approvals of hooks not configured here
     for rid in [*gated, *(r for r in sorted(store.records) if r not in gated)]:
@@ -82,11 +85,12 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps({"store": str(store.path), "problem": problem, "hooks": rows},
                          indent=2, ensure_ascii=False))
     else:
-        _print(rows, str(store.path), problem)
+        _print(rows, str(store.path), problem, cli._where)
     return EXIT_USAGE if problem and not rows else EXIT_OK
 
 
-def _print(rows: list[dict[str, Any]], store: str, problem: str | None) -> None:
+def _print(rows: list[dict[str, Any]], store: str, problem: str | None,
+           where: Callable[[str | None, int | None], str]) -> None:
     print(f"approvals are stored in {store}")
     if problem:
         print(f"warning: {problem}; only stored approvals are listed")
@@ -94,7 +98,7 @@ def _print(rows: list[dict[str, Any]], store: str, problem: str | None) -> None:
         print(f"\n{row['state']:<8} {row['id']}  {row['dialect']}:{row['event']}  "
               f"`{row['command']}`")
         if row["config"]:
-            print(f"  configured at {_where(row['config']['file'], row['config']['line'])}, "
+            print(f"  configured at {where(row['config']['file'], row['config']['line'])}, "
                   f"source {row['source']}")
         approval = row["approval"]
         print(f"  approval: {approval['stored_in']}, approved {approval['approved']}"

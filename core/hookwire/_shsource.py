@@ -28,6 +28,8 @@ _SOURCE = re.compile(r"(?:^|[;&|({]|\bthen|\bdo|\belse)[ \t]*(?:\.|source)[ \t]+
 _ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|readonly[ \t]+|local[ \t]+|declare[ \t]+"
                      r"(?:-\w+[ \t]+)?)?([A-Za-z_]\w*)=(?=\S)")
 _BASH_SOURCE = re.compile(r"\$\{BASH_SOURCE(?:\[0\])?\}|\$BASH_SOURCE\b(?!\[)")
+#: ``${BASH_SOURCE[0]`` with any operator after it (``%/*``, ``:-x`` ...), or ``$BASH_SOURCE``.
+_BASH_SOURCE_ANY = re.compile(r"\$\{BASH_SOURCE(?:\[0\])?(?=[}%#:/^,])|\$BASH_SOURCE\b")
 _SAFE = re.compile(r"^[A-Za-z0-9_./@%+=:,-]+$")
 
 
@@ -170,7 +172,7 @@ def _fix_bash_source(chunk: str, *, bash: bool, main: bool, here: str) -> str:
     if not bash:
         return chunk
     if main:
-        return _BASH_SOURCE.sub("${0}", chunk)
+        return _BASH_SOURCE_ANY.sub(lambda m: "${0" if m[0].startswith("${") else "${0}", chunk)
     if _SAFE.match(here):
         return _BASH_SOURCE.sub(here, chunk)
     return chunk

@@ -103,8 +103,19 @@ def node_hook(tmp_path: Path) -> tuple[tuple[str, ...], Path]:
     return (str(NODE), "./hooks/hook.js"), util
 
 
+def node_esm_hook(tmp_path: Path) -> tuple[tuple[str, ...], Path]:
+    util = write(tmp_path / "hooks" / "util.mjs",
+                 "import { appendFileSync } from 'node:fs';\nexport const say = (w) => "
+                 f"appendFileSync({json.dumps(str(tmp_path / 'marker'))}, "
+                 "'util-v1 ' + w + '\\n');\n")
+    write(tmp_path / "hooks" / "hook.mjs", "import { say } from './util.mjs';\n"
+                                           "say(import.meta.url);\n")
+    return (str(NODE), "./hooks/hook.mjs"), util
+
+
 HOOKS = {"shell": shell_hook, "python": python_hook,
-         "node": pytest.param(node_hook, marks=needs_node)}
+         "node": pytest.param(node_hook, marks=needs_node),
+         "node-esm": pytest.param(node_esm_hook, marks=needs_node)}
 
 
 @pytest.mark.parametrize("make", list(HOOKS.values()), ids=list(HOOKS))
@@ -162,7 +173,8 @@ printf '%s|%s|%s|%s|%s\\n' "$line" "$0" "$(pwd)" "$A$B$C" "$*"
 exit 3
 """
 PROBE_BASH = PROBE_SH.replace(
-    "exit 3", 'main() { printf "%s\\n" "${BASH_SOURCE[0]}"; exit 3; }\n'
+    "exit 3", 'main() { printf "%s %s %s\\n" "${BASH_SOURCE[0]}" "${BASH_SOURCE[0]%/*}" '
+    '"$BASH_SOURCE"; exit 3; }\n'
     'if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then main; fi\necho sourced; exit 4')
 PROBE_PY = """\
 import os, sys
