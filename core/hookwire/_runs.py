@@ -159,8 +159,11 @@ def rewrite(chain: Chain, data: dict[str, bytes], folder: str, command: Command,
             boot = _PY_BOOT.format(path=not isolated, copy=copy)
             served = {p: c for p, c in copies.items()
                       if helpers is not None and helpers.language.get(p) == "python"}
-            if served:
-                boot = _PY_HELPERS.format(copies=served) + boot
+            if served:  # from a file: the map may be longer than one argument can be
+                finder = os.path.join(os.path.dirname(copy), "hookwire-helpers.py")
+                _write(finder, _PY_HELPERS.format(copies=served).encode(), 0o400)
+                boot = (f"with open({finder!r}, 'rb') as _f: exec(compile(_f.read(), "
+                        f"{finder!r}, 'exec'))\n") + boot
             argv[link.index:link.index] = ["-c", boot]
         elif link.launcher == "node":
             at = link.index - 1 if link.index and argv[link.index - 1] == "--" else link.index
@@ -190,11 +193,13 @@ def _with_helpers(link: Link, argv: list[str], script: bytes, helpers: HelperSet
     copies = {path: os.path.join(sub, f"h{i}", os.path.basename(path))
               for i, path in enumerate(sorted(helpers.data))}
     bash = os.path.basename(link.runner or "").startswith("bash")
+    main = os.path.join(sub, os.path.basename(link.path))
+    if link.launcher == "shell":
+        copies[link.path] = main  # a helper may source the script back
     for path, body in helpers.data.items():
         if helpers.language.get(path) == "shell" and path in helpers.refs:
             body = _shell_copy(body, helpers, path, copies, bash=bash, main=False)
         _write(copies[path], body, 0o400)
-    main = os.path.join(sub, os.path.basename(link.path))
     if link.launcher == "shell":
         _write(main, _shell_copy(script, helpers, link.path, copies, bash=bash, main=True),
                0o500)

@@ -139,6 +139,8 @@ def sources(text: str, *, zero: str, here: str, cwd: str,
                 known[assign[1]] = evaluate(line[assign.end():end], zero=zero, here=here,
                                             cwd=cwd, lookup=lookup)
             for m in _SOURCE.finditer(line):
+                if _quoted(line, m.start()):
+                    continue  # `echo "a; . x"`: text, not a command
                 end = _word_end(line, m.end())
                 word = line[m.end():end]
                 if not word or word.startswith("#"):
@@ -148,6 +150,19 @@ def sources(text: str, *, zero: str, here: str, cwd: str,
                                 target=target))
         offset += len(line)
     return refs
+
+
+def _quoted(line: str, at: int) -> bool:
+    """Whether position ``at`` of ``line`` is inside quotes opened on that line."""
+    quote, i = "", 0
+    while i < at:
+        ch = line[i]
+        if ch == "\\" and quote != "'":
+            i += 1
+        elif ch in "'\"" and (not quote or quote == ch):
+            quote = "" if quote else ch
+        i += 1
+    return bool(quote)
 
 
 def rewrite(text: str, refs: list[Ref], copies: Mapping[str, str], *, bash: bool,

@@ -20,7 +20,7 @@ import attrs
 import pytest
 
 from hookwire import Decision, HookEntry, Kernel, Provenance, Seam, ToolPre, Verdict, trust
-from hookwire.runner import Command, run
+from hookwire.runner import Command, Outcome, run
 from hookwire.trust import TrustGate, TrustState, TrustStore
 
 NODE = shutil.which("node")
@@ -165,6 +165,7 @@ def test_a_helper_swapped_between_check_and_exec_never_runs(setup, tmp_path: Pat
 
 PROBE_SH = """\
 . "$(dirname "$0")/lib.sh"
+echo "quoted; . ./hooks/lib.sh stays text"
 . ./hooks/lib2.sh
 DIR="$(cd "$(dirname "$0")" && pwd)"
 . "$DIR/lib3.sh"
@@ -220,17 +221,35 @@ def test_an_approved_hook_behaves_exactly_as_before_approval(setup, tmp_path: Pa
                                                              kind: str) -> None:
     kernel, _, gate = setup
     e = entry(probe(tmp_path, kind))
-    command = attrs.evolve(sample(kernel, e, tmp_path), stdin=b"the-stdin\n")
+    before, after = before_and_after(setup, e, tmp_path)
+    assert before.exit_code == 3 and b"the-stdin|" in before.stdout
+    assert str(gate._dir) not in after.stdout.decode()  # no private path shows through
+    helpers = dict(pin(kernel, e, tmp_path).helpers or ())
+    assert len([d for d in helpers.values() if d != "absent"]) >= 2
+
+
+def before_and_after(setup: tuple[Kernel, TrustStore, TrustGate], e: HookEntry,
+                     tmp_path: Path) -> tuple[Outcome, Outcome]:
+    """``e`` run as it is, then approved and run from its verified copy: the two outcomes,
+    checked to be the same (exit status, stdout, stderr)."""
+    command = attrs.evolve(sample(setup[0], e, tmp_path), stdin=b"the-stdin\n")
     before = anyio.run(run, command)
     verified = checked(setup, e, tmp_path, command)
     assert verified.argv != command.argv  # runs a verified copy
     after = anyio.run(run, verified)
     assert (after.exit_code, after.stdout, after.stderr) == (
         before.exit_code, before.stdout, before.stderr)
-    assert before.exit_code == 3 and b"the-stdin|" in before.stdout
-    assert str(gate._dir) not in after.stdout.decode()  # no private path shows through
-    helpers = dict(pin(kernel, e, tmp_path).helpers or ())
-    assert len([d for d in helpers.values() if d != "absent"]) >= 2
+    return before, after
+
+
+def test_a_helper_that_sources_the_script_back_reads_its_verified_copy(
+        setup, tmp_path: Path) -> None:
+    write(tmp_path / "hooks" / "lib.sh", '. "$0"\n')
+    write(tmp_path / "hooks" / "run.sh",
+          'if [ -z "$AGAIN" ]; then AGAIN=1; . "$(dirname "$0")/lib.sh"; exit 5; fi\n'
+          'echo "again $0"\n')
+    before, _ = before_and_after(setup, entry(("sh", "./hooks/run.sh")), tmp_path)
+    assert (before.exit_code, before.stdout) == (5, b"again ./hooks/run.sh\n")
 
 
 # -- what is pinned, and how it is said ------------------------------------------------------

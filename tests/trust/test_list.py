@@ -7,10 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 HOOKS = """\
 hooks:
@@ -77,3 +80,27 @@ def test_trust_list_shows_every_pinned_file_with_its_hash(tmp_path: Path, home: 
     assert f"exec chain   sha256:{sha(script)}  {script}" in text
     assert "pinned by command text only: " in text
     assert f"changed: {lib}, a file the hook loads, changed since it was approved" in text
+
+
+def test_check_refuses_a_hook_read_after_the_check_when_trust_is_strict(tmp_path: Path,
+                                                                        home: Path) -> None:
+    """A perl hook is pinned by content but read from its path when it runs: ``check`` says
+    so, and calls it untrusted under ``HOOKWIRE_TRUST_STRICT=1``."""
+    if shutil.which("perl") is None:
+        pytest.skip("perl is not installed")
+    (tmp_path / "hooks").mkdir()
+    (tmp_path / "hooks" / "x.pl").write_text("exit 0;\n")
+    (tmp_path / ".hookwire").mkdir()
+    (tmp_path / ".hookwire" / "hooks.yaml").write_text(
+        "hooks:\n  - dialect: claude\n    event: PreToolUse\n    type: command\n"
+        "    command: [perl, ./hooks/x.pl]\n    source: imported:claude\n")
+    assert hookwire(tmp_path, home, "trust", "--all").returncode == 0
+    relaxed = json.loads(hookwire(tmp_path, home, "check", "--json").stdout)["hooks"][0]
+    assert relaxed["status"] == "runs"
+    assert "read after the check: perl scripts run from their path" in relaxed["detail"]
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "HOOKWIRE_TRUST_STRICT": "1"}
+    out = subprocess.run([sys.executable, "-m", "hookwire", "check", "--json"], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=120)
+    strict = json.loads(out.stdout)["hooks"][0]
+    assert strict["status"] == "untrusted" and "trust is strict" in strict["detail"]
