@@ -221,7 +221,7 @@ class TrustStore:
 
 def state_of(entry: HookEntry, store: TrustStore, current: Pin) -> str:
     """The trust state of ``entry`` given what its command resolves to now."""
-    if not needs_trust(entry):
+    if not needs_trust(entry) and entry.project is None:
         return TrustState.AUTHORED
     record = store.get(hook_id(entry))
     if record is None or record.command_hash != command_hash(entry):
@@ -282,7 +282,7 @@ class TrustGate:
         """Why ``entry`` waits for approval, with the commands that approve it; ``None`` when
         it may run (authored, approved, in a trusted folder, or its harness decides)."""
         gated = needs_trust(entry)
-        if not gated and (entry.project is None or self._folder_ok(entry.project)):
+        if not gated and (entry.project is None or self.folder_trusted(entry.project)):
             return None
         if gated and not self.pin_harness_trusted and \
                 dialect_trust(self.kernel, entry).runs is not None:
@@ -296,14 +296,15 @@ class TrustGate:
                     f"`hookwire trust --folder {shlex.quote(entry.project)}`")
         return f"{describe(entry)} waits for approval: {how}"
 
-    def _folder_ok(self, project: str) -> bool:
+    def folder_trusted(self, project: str) -> bool:
+        """Whether a repository in ``project`` is trusted (or ``project_hooks="run"``)."""
         if getattr(self.kernel, "project_hooks", _policy.ASK) == _policy.RUN:
             return True
         return _policy.covering(project, self.folders()) is not None
 
     def __call__(self, entry: HookEntry, seam: Seam) -> Answer | Callable[..., Any] | None:
         if not needs_trust(entry):
-            if entry.project is None or self._folder_ok(entry.project):
+            if entry.project is None or self.folder_trusted(entry.project):
                 return None
             why = self.waiting(entry)  # a repository's hook in an untrusted folder
             if why is not None:  # named at session start; skipped, never a deny

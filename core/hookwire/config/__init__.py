@@ -77,10 +77,17 @@ def apply(kernel: Any, config: Config, found: Collected, *, store: Any = None,
 
 def _map_tools(kernel: Any, config: Config) -> None:
     """Every file's ``tools:`` mappings, global first (a project's mapping of the same runtime
-    tool replaces the global one); a mapping no installed dialect can take is an error at its
-    line."""
+    tool replaces the global one; a project's applies only in a trusted folder); a mapping no
+    installed dialect can take is an error at its line."""
     errors: list[ConfigError] = []
+    trusted = getattr(kernel.trust_gate, "folder_trusted", lambda _: True)
     for loaded in config.files:
+        if loaded.scope is Scope.PROJECT and loaded.document.tools and \
+                not trusted(loaded.base):
+            # a repository must not remap the user's tools (a guard on Bash would miss)
+            log.warning("%s: its tools: mappings are not applied until its folder is trusted: "
+                        "`hookwire trust --folder %s`", loaded.path, loaded.base)
+            continue
         for name, spec in loaded.document.tools.items():
             try:
                 kernel.map_tools({name: spec})
