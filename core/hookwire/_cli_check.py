@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hookwire._cli_config import (
+from hookwire._cli_common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
@@ -26,6 +26,25 @@ from hookwire._cli_config import (
     _where,
 )
 
+
+def _foreign_configs(kernel: Any, start: Path, read: set[str]) -> list[tuple[str, Path]]:
+    """The native configs of every installed dialect (:meth:`~hookwire.Dialect.config_paths`)
+    that exist for the project but that no loaded hook comes from (a dialect without
+    ``discover``), when there is no hooks file. Paths inside the project are shown relative
+    to it."""
+    found: list[tuple[str, Path]] = []
+    for name, info in kernel.dialects.items():
+        try:
+            paths = info.dialect.config_paths(start, None)
+        except Exception:  # a third party's bug must not break `check`
+            continue
+        for path in paths:
+            if path.is_file() and str(path) not in read and str(path.resolve()) not in read:
+                shown = path.relative_to(start) if path.is_relative_to(start) else path
+                found.append((name, shown))
+    return found
+
+
 #: Every status ``check`` gives a hook; only ``runs`` runs.
 STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not executable",
             "disabled")
@@ -35,16 +54,15 @@ def gather(kernel: Any, config: Any, start: Path) -> tuple[list[Any], list[Any]]
     """Every item a host would load in ``start`` (hookwire's files, then the harnesses'),
     and the warnings: :func:`hookwire.discovery.discover`'s order and de-duplication."""
     from hookwire.config import Item, collect
-    from hookwire.discovery import discover
+    from hookwire.discovery import _key, discover
 
     found = collect(kernel, config) if config.files else None
     items = list(found.items) if found is not None else []
     warnings = list(found.warnings) if found is not None else []
-    held = {(e.dialect, e.event, e.matcher, e.command) for e in
-            (found.entries if found is not None else ())}
+    held = {_key(e) for e in (found.entries if found is not None else ())}
     for _, result in discover(kernel, start, own=False):
         for entry in result.entries:
-            if (entry.dialect, entry.event, entry.matcher, entry.command) not in held:
+            if _key(entry) not in held:
                 items.append(Item(entry=entry, file=entry.location.file,
                                   line=entry.location.line, event=entry.event,
                                   dialect=entry.dialect))
@@ -146,10 +164,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     counts = dict.fromkeys(STATUSES, 0)
     rows: list[dict[str, Any]] = []
     warnings: list[dict[str, Any]] = []
-    if not items and not found_warnings and not args.json:
-        print("no hooks: no hookwire hooks file (global or project .hookwire/hooks.yaml) and "
-              "no hooks in any installed harness's files here")
-        return EXIT_OK
+    read = {str(i.file) for i in items if i.file} | {
+        str(Path(i.file).resolve()) for i in items if i.file}
+    foreign = [] if config.files else _foreign_configs(kernel, Path.cwd(), read)
+    if not args.json:
+        if not items and not found_warnings:
+            print("no hooks: no hookwire hooks file (global or project .hookwire/hooks.yaml) "
+                  "and no hooks in any installed harness's files here")
+        for dialect, path in foreign:
+            print(f"found {path}: nothing runs from it until it is listed under `sources:` "
+                  f"in .hookwire/hooks.yaml or imported with `hookwire import {dialect}`")
+        if not items and not found_warnings:
+            return EXIT_OK
     store = trust.TrustStore()
     root = config.project_root or os.getcwd()
     for item in items:
@@ -179,14 +205,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps({
             "host": host.name, "enforcement": mode, "hooks": rows, "warnings": warnings,
             "summary": {"total": len(rows), "not running": not_running, **counts},
+            "unread": [{"dialect": d, "path": str(p)} for d, p in foreign],
         }, indent=2, ensure_ascii=False))
     else:
         # only the statuses that occur: a script grepping for "untrusted" must not match
         # "0 untrusted" (scripts should read --json)
         total = sum(counts.values())
         shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+        print(f"enforcement {mode}")
         print(f"{total} hook{'s' * (total != 1)} for host {host.name}"
-              + (f": {shown}" if shown else "") + f"; enforcement {mode}")
+              + (f": {shown}" if shown else ""))
     if counts["invalid"] or (args.strict and not_running):
         return EXIT_PROBLEMS
     return EXIT_OK

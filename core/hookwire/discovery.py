@@ -33,7 +33,8 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
     ``.hookwire/hooks.yaml``, with their ``tools:``, ``trust:`` and ``enforcement:``), as the
     pair ``("hookwire", result)`` when there is any: what ``hookwire check`` lists is what a
     host runs. A hook a harness file declares that hookwire's own files already hold (same
-    dialect, event, matcher and command: an imported copy) is loaded once, from hookwire's.
+    dialect, event, matcher and command as written: an imported copy) is loaded once, from
+    hookwire's.
 
     ``home`` stands for the user's home directory (``None``: the real one). A dialect whose
     files cannot be read at all reports that as an ``error`` problem; the other dialects still
@@ -66,7 +67,7 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
 
 
 def _key(entry: HookEntry) -> tuple[object, ...]:
-    return entry.dialect, entry.event, entry.matcher, entry.command
+    return entry.dialect, entry.event, entry.matcher, entry.display
 
 
 def own_files(kernel: Kernel, project: Path, home: Path | None = None) -> ConfigResult:

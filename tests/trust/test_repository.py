@@ -19,7 +19,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from hookwire import Kernel, ProblemKind
+from hookwire import Decision, Kernel, ProblemKind
+from hookwire.problems import Problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -139,7 +140,7 @@ def test_fire_runs_neither_and_names_both(clone: Path) -> None:
     assert _ran(clone) == {"from-claude-settings", "from-hooks-yaml"}
 
 
-async def _one_call(kernel: Kernel, clone: Path) -> tuple[object, ...]:
+async def _one_call(kernel: Kernel, clone: Path) -> tuple[Decision, tuple[Problem, ...]]:
     kernel.map_tool("run_shell", "Bash", input={"command": "cmd"})
     async with kernel.session(cwd=str(clone), project_dir=str(clone), host="reference",
                               tools=["run_shell"]) as session:
@@ -155,8 +156,8 @@ def test_a_host_kernel_waits_and_says_so_in_session_problems(clone: Path, load: 
     else:
         kernel.add_config("claude", clone / ".claude" / "settings.json")
     decision, problems = anyio.run(_one_call, kernel, clone)
-    assert _ran(clone) == set()
-    pending = [p for p in problems if p.kind is ProblemKind.PENDING]  # type: ignore[attr-defined]
+    assert _ran(clone) == set() and decision is Decision.NONE  # skipped, never a deny
+    pending = [p for p in problems if p.kind is ProblemKind.PENDING]
     assert len(pending) == (2 if load == "discover" else 1)
     assert all("hookwire trust --folder" in p.message for p in pending)
 
@@ -200,3 +201,28 @@ def test_a_repository_cannot_remap_the_users_tools(clone: Path, home: Path) -> N
     trusted.discover(clone)
     mapping = trusted.tools.get("run_shell")
     assert mapping is not None and mapping.harness == "Read"
+
+
+def test_a_hook_imported_and_trusted_with_the_cli_runs_in_the_readme_host(
+        tmp_path: Path, home: Path, untrusted: None) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".claude").mkdir(parents=True)
+    guard = repo / "guard.sh"
+    guard.write_text("#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\n"
+                     "exit 0\n")
+    guard.chmod(0o755)
+    (repo / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}))
+    imported = _hookwire(repo, "import", "claude")
+    assert imported.returncode == 0, imported.stderr
+    listed = _hookwire(repo, "trust").stdout
+    # the imported copy in .hookwire/hooks.yaml stands for the settings file's hook: one row
+    blocks = [b for b in listed.split("\n") if b.startswith("pending")]
+    assert len(blocks) == 1, listed
+    rid = blocks[0].split()[1]
+    assert _hookwire(repo, "trust", rid).returncode == 0
+    assert "1 runs" in _hookwire(repo, "check").stdout
+    proc = _host(repo)
+    assert "tool refused:" in proc.stdout and "no rm -rf" in proc.stdout, (proc.stdout,
+                                                                          proc.stderr)
+    assert "waits for approval" not in proc.stderr
