@@ -111,7 +111,7 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
     state = trust.state_of(entry, store, pin)
     rid = trust.hook_id(entry)
     if state == trust.TrustState.TRUSTED:
-        if pin.text_only and (strict or trust.strict_setting()):
+        if pin.loose and (strict or trust.strict_setting()):
             return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
         return "runs", f"{provenance}, trusted, id {rid}, {pin.pinned}"
     if state == trust.TrustState.CHANGED:

@@ -43,6 +43,10 @@ def add_commands(sub: Any) -> None:
     tr.add_argument("--folder", metavar="PATH", type=Path,
                     help="trust every hook a repository in PATH brings (its .claude settings, "
                          ".hookwire/hooks.yaml); with --revoke: stop trusting it")
+    tr.add_argument("--list", action="store_true",
+                    help="every approval and pending hook: each file pinned with its hash, "
+                         "what is pinned by text only and why, where the approval is stored")
+    tr.add_argument("--json", action="store_true", help="with --list: one JSON document")
     tr.set_defaults(handler=cmd_trust)
 
     ck = sub.add_parser("check", help="say, for every configured hook, whether it runs for a "
@@ -72,6 +76,10 @@ def cmd_trust(args: argparse.Namespace) -> int:
     from hookwire.config import ConfigFileError
     from hookwire.errors import HookwireError
 
+    if args.list or args.json:
+        from hookwire._cli_trustlist import cmd_list
+
+        return cmd_list(args, sys.modules[__name__])
     store = trust.TrustStore()
     if args.folder is not None:
         return _trust_folder(store, args.folder, args.revoke)
