@@ -14,7 +14,6 @@ from hookwire._cli_common import (
     _host,
     _kernel,
     _load,
-    _pin_now,
     _print_file_errors,
     _what,
     _where,
@@ -72,14 +71,12 @@ def _check(args: argparse.Namespace) -> int:
 
 def cmd_trust(args: argparse.Namespace) -> int:
     from hookwire import trust
-    from hookwire._cli_check import gather
+    from hookwire._cli_trustlist import candidates, cmd_list
     from hookwire.config import ConfigFileError
     from hookwire.errors import HookwireError
 
     if args.list or args.json:
-        from hookwire._cli_trustlist import cmd_list
-
-        return cmd_list(args, sys.modules[__name__])
+        return cmd_list(args)
     store = trust.TrustStore()
     if args.folder is not None:
         return _trust_folder(store, args.folder, args.revoke)
@@ -99,17 +96,9 @@ def cmd_trust(args: argparse.Namespace) -> int:
     except ConfigFileError as exc:
         return _print_file_errors(exc)
     root = config.project_root or os.getcwd()
-    gated: dict[str, tuple[Any, Any, str]] = {}
-    gate = trust.TrustGate(kernel, store)
-    items, _ = gather(kernel, config, Path.cwd())
-    for entry in (i.entry for i in items if i.entry is not None):
-        repo = entry.project is not None and not trust.needs_trust(entry)
-        if (repo and gate.waiting(entry) is None and store.get(trust.hook_id(entry)) is None):
-            continue  # its folder is trusted: nothing to approve
-        if repo or (trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None):
-            pin = _pin_now(kernel, entry, entry.project or root)
-            gated.setdefault(trust.hook_id(entry),
-                             (entry, pin, trust.state_of(entry, store, pin)))
+    gated = {rid: (entry, pin, state) for rid, (entry, pin, state, folder)
+             in candidates(kernel, store, config).items()
+             if folder is None or store.get(rid) is not None}  # else: nothing to approve
     if not args.ids and not args.all:
         waiting = {k: v for k, v in gated.items() if v[2] != trust.TrustState.TRUSTED}
         for rid, (entry, pin, state) in gated.items():

@@ -7,35 +7,60 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_USAGE = 0, 2
+from hookwire._cli_common import EXIT_OK, EXIT_USAGE, _kernel, _load, _pin_now, _where
 
 
-def _gated(store: Any, cli: Any) -> tuple[dict[str, tuple[Any, Any]], str | None]:
-    """The configured hooks hookwire's trust decides: ``id → (entry, pin now)``, and why
-    none could be read (an invalid hooks file)."""
-    from pathlib import Path
-
-    from hookwire import trust
+def candidates(kernel: Any, store: Any, config: Any) -> dict[str, tuple[Any, Any, str,
+                                                                     str | None]]:
+    """The hooks ``hookwire trust`` deals with, in the order a host loads them: ``id →
+    (entry, pin now, state, folder)``. Those are the hooks that need a record (imported,
+    live, plugin-bundled, unless their harness decides) and a repository's hooks;
+    ``folder`` is the trusted folder that lets a repository's hook run without one."""
+    from hookwire import _policy, trust
     from hookwire._cli_check import gather
+
+    root = config.project_root or os.getcwd()
+    gate = trust.TrustGate(kernel, store)
+    found: dict[str, tuple[Any, Any, str, str | None]] = {}
+    items, _ = gather(kernel, config, Path.cwd())
+    for entry in (i.entry for i in items if i.entry is not None):
+        repo = entry.project is not None and not trust.needs_trust(entry)
+        if repo or (trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None):
+            folder = None
+            if repo and gate.waiting(entry) is None:
+                folder = _policy.covering(entry.project, gate.folders()) or \
+                    f"any folder (project hooks run: {entry.project})"
+            pin = _pin_now(kernel, entry, entry.project or root)
+            found.setdefault(trust.hook_id(entry),
+                             (entry, pin, trust.state_of(entry, store, pin), folder))
+    return found
+
+
+def _folder_home(folder: str, store: Any) -> str:
+    """Where the trust of ``folder`` comes from."""
+    from hookwire import _policy
+
+    if folder in store.folders:
+        return str(store.path)
+    if folder in _policy.from_env():
+        return f"${_policy.ENV}"
+    return "the host (Kernel(trusted_folders=...) or project_hooks)"
+
+
+def _gated(store: Any) -> tuple[dict[str, tuple[Any, Any, str, str | None]], str | None]:
+    """:func:`candidates` for the current folder, and why none could be read (an invalid
+    hooks file)."""
     from hookwire.config import ConfigFileError
 
-    kernel = cli._kernel()
+    kernel = _kernel()
     try:
-        config = cli._load()
+        config = _load()
     except ConfigFileError as exc:
         return {}, f"a hooks file is invalid: {exc}"
-    root = config.project_root or os.getcwd()
-    found: dict[str, tuple[Any, Any]] = {}
-    items, _ = gather(kernel, config, Path.cwd())  # what a host's discover() loads
-    for entry in (i.entry for i in items if i.entry is not None):
-        gated = trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None
-        if gated or (entry.project is not None and not trust.needs_trust(entry)):
-            found.setdefault(trust.hook_id(entry), (
-                entry, cli._pin_now(kernel, entry, entry.project or root)))
-    return found, None
+    return candidates(kernel, store, config), None
 
 
 def describe_pin(pin: Any) -> dict[str, Any]:
@@ -58,20 +83,25 @@ def describe_pin(pin: Any) -> dict[str, Any]:
     }
 
 
-def cmd_list(args: argparse.Namespace, cli: Any) -> int:
-    """The listing; ``cli`` is :mod:`hookwire._cli_config` (its loaders), passed in so that
-    the two modules do not import each other."""
+def cmd_list(args: argparse.Namespace) -> int:
     from hookwire import trust
 
     store = trust.TrustStore()
-    gated, problem = _gated(store, cli)
+    gated, problem = _gated(store)
     rows: list[dict[str, Any]] = []
-    # the configured hooks in config order, then approvals of hooks not configured here
+    # the configured hooks in the order a host loads them, then approvals of hooks not
+    # configured here
     for rid in [*gated, *(r for r in sorted(store.records) if r not in gated)]:
         record = store.records.get(rid)
-        entry, now = gated.get(rid, (None, None))
-        state = "not configured here" if entry is None else trust.state_of(entry, store, now)
+        entry, now, state, folder = gated.get(rid, (None, None, "not configured here", None))
+        if folder is not None and record is None:
+            state = "trusted folder"
         pin = record.pin if record is not None else now
+        approval: dict[str, Any] | None = None
+        if record is not None:
+            approval = {"stored_in": str(store.path), "approved": record.approved}
+        elif folder is not None:
+            approval = {"folder": folder, "stored_in": _folder_home(folder, store)}
         row: dict[str, Any] = {
             "id": rid, "state": state,
             "dialect": record.dialect if record else entry.dialect,
@@ -80,8 +110,7 @@ def cmd_list(args: argparse.Namespace, cli: Any) -> int:
             "source": record.source if record else (entry.source or entry.provenance.value),
             "config": None if entry is None else {"file": entry.location.file,
                                                   "line": entry.location.line},
-            "approval": None if record is None else {"stored_in": str(store.path),
-                                                     "approved": record.approved},
+            "approval": approval,
             "pinned": describe_pin(pin),
         }
         if record is not None and state == trust.TrustState.CHANGED:
@@ -91,12 +120,11 @@ def cmd_list(args: argparse.Namespace, cli: Any) -> int:
         print(json.dumps({"store": str(store.path), "problem": problem, "hooks": rows},
                          indent=2, ensure_ascii=False))
     else:
-        _print(rows, str(store.path), problem, cli._where)
+        _print(rows, str(store.path), problem)
     return EXIT_USAGE if problem and not rows else EXIT_OK
 
 
-def _print(rows: list[dict[str, Any]], store: str, problem: str | None,
-           where: Callable[[str | None, int | None], str]) -> None:
+def _print(rows: list[dict[str, Any]], store: str, problem: str | None) -> None:
     print(f"approvals are stored in {store}")
     if problem:
         print(f"warning: {problem}; only stored approvals are listed")
@@ -104,11 +132,16 @@ def _print(rows: list[dict[str, Any]], store: str, problem: str | None,
         print(f"\n{row['state']:<8} {row['id']}  {row['dialect']}:{row['event']}  "
               f"`{row['command']}`")
         if row["config"]:
-            print(f"  configured at {where(row['config']['file'], row['config']['line'])}, "
+            print(f"  configured at {_where(row['config']['file'], row['config']['line'])}, "
                   f"source {row['source']}")
         approval = row["approval"]
-        print(f"  approval: {approval['stored_in']}, approved {approval['approved']}"
-              if approval else "  approval: none (pending); approving it would pin:")
+        if approval is None:
+            print("  approval: none (pending); approving it would pin:")
+        elif "folder" in approval:
+            print(f"  approval: its folder {approval['folder']} is trusted (stored in "
+                  f"{approval['stored_in']}); it runs unpinned, and approving it would pin:")
+        else:
+            print(f"  approval: {approval['stored_in']}, approved {approval['approved']}")
         if "change" in row:
             print(f"  changed: {row['change']}")
         pinned = row["pinned"]

@@ -34,6 +34,7 @@ hooks:
 def hookwire(tmp_path: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
     env.pop("HOOKWIRE_TRUST_STRICT", None)
+    env.pop("HOOKWIRE_TRUSTED_FOLDERS", None)
     return subprocess.run([sys.executable, "-m", "hookwire", *args], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -104,3 +105,24 @@ def test_check_refuses_a_hook_read_after_the_check_when_trust_is_strict(tmp_path
                          env=env, capture_output=True, text=True, timeout=120)
     strict = json.loads(out.stdout)["hooks"][0]
     assert strict["status"] == "untrusted" and "trust is strict" in strict["detail"]
+
+
+def test_trust_list_names_the_trusted_folder_a_repository_hook_runs_under(
+        tmp_path: Path, home: Path) -> None:
+    (tmp_path / "hooks").mkdir()
+    (tmp_path / "hooks" / "lib.sh").write_text("X=1\n")
+    (tmp_path / "hooks" / "run.sh").write_text('. "$(dirname "$0")/lib.sh"\n')
+    (tmp_path / ".hookwire").mkdir()
+    (tmp_path / ".hookwire" / "hooks.yaml").write_text(  # the repository's own hook
+        "hooks:\n  - dialect: claude\n    event: PreToolUse\n    type: command\n"
+        "    command: [sh, ./hooks/run.sh]\n")
+    (row,) = json.loads(hookwire(tmp_path, home, "trust", "--list", "--json").stdout)["hooks"]
+    assert row["state"] == "pending" and row["approval"] is None
+    assert hookwire(tmp_path, home, "trust", "--folder", ".").returncode == 0
+    (row,) = json.loads(hookwire(tmp_path, home, "trust", "--list", "--json").stdout)["hooks"]
+    store = str(home / ".config" / "hookwire" / "trust.json")
+    assert row["state"] == "trusted folder"
+    assert row["approval"] == {"folder": str(tmp_path.resolve()), "stored_in": store}
+    assert [h["path"] for h in row["pinned"]["helpers"]] == [str(tmp_path / "hooks" / "lib.sh")]
+    text = hookwire(tmp_path, home, "trust", "--list").stdout
+    assert f"approval: its folder {tmp_path.resolve()} is trusted (stored in {store})" in text
