@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import statistics
 import subprocess
@@ -122,6 +123,8 @@ def _openhands(folder: Path, scenario: str) -> Call:
 
 def _code_puppy(folder: Path, scenario: str) -> Call:
     from code_puppy.hook_engine import EventData, HookEngine
+
+    logging.getLogger("code_puppy").setLevel(logging.WARNING)  # one INFO line per config
 
     hooks = _claude_hooks(scenario)
     for group in hooks["PreToolUse"]:
