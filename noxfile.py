@@ -1,11 +1,12 @@
 """nox sessions: ``tests`` (one per supported Python), ``lint``, ``typecheck``, ``docs``,
-``wheel`` (and, not by default, ``ci``, ``fuzz`` and ``clients``).
+``wheel`` (and, not by default, ``ci``, ``fuzz``, ``clients`` and ``record_gemini``).
 
     nox                 # every session
     nox -s ci           # what .ci/run runs: the whole suite on every supported Python at once
     nox -s tests-3.13   # the suite on one Python
     nox -s wheel        # build sdist + wheel, install into a clean venv, load the entry points
     nox -s clients      # install into the real client CLIs and run them offline (tests/clients)
+    nox -s record_gemini  # record the real Gemini CLI's hooks again (tests/dialects/gemini)
     nox -s tests-3.11 -- -m "not slow" -x
 
 Interpreters are found on ``PATH`` and, where pyenv keeps them, in ``$PYENV_ROOT/versions``.
@@ -159,6 +160,16 @@ def clients(session: nox.Session) -> None:
     session.install(".[test]")
     session.run("pytest", "-p", "no:cacheprovider", "-rA", "-s", "tests/clients",
                 *session.posargs, env={"HOOKWIRE_CLIENTS": "1"})
+
+
+@nox.session
+def record_gemini(session: nox.Session) -> None:
+    """Record what the real Gemini CLI (the pinned npm version, cached beside the clients')
+    does with its hooks, offline against a scripted Gemini API on 127.0.0.1, into
+    ``tests/dialects/gemini/recordings/`` (which the default test run replays). Scenario
+    names as arguments record only those."""
+    session.run("python", str(ROOT / "tests" / "dialects" / "gemini" / "record.py"),
+                *session.posargs)
 
 
 @nox.session
