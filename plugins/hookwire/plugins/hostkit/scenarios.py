@@ -208,6 +208,34 @@ class HostConformance:
         t = kit.run(kernel, ["done"])
         assert t.requests and "kit context for UserPromptSubmit" in t.requests[0]
 
+    # -- Gemini CLI ----------------------------------------------------------------------------
+
+    def test_gemini_shell_guard(self, kit: _Kit) -> None:
+        kernel = kit.gemini(BeforeTool=[("guard", "run_shell_command")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "rm -rf build"})]])
+        assert t.ran == []
+        assert t.read("Tool execution blocked: Blocked: rm -rf is not allowed here")
+        assert kit.log("guard")[0]["tool_name"] == "run_shell_command"
+
+    def test_gemini_after_tool_context(self, kit: _Kit) -> None:
+        kernel = kit.gemini(AfterTool=[("context", "run_.*")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "ls"})], "done"])
+        assert t.ran == [("run_shell", {"cmd": "ls"})]
+        assert t.read("<hook_context>kit context for AfterTool</hook_context>")
+
+    def test_gemini_prompt_context(self, kit: _Kit) -> None:
+        kernel = kit.gemini(BeforeAgent=[("context", None)])
+        t = kit.run(kernel, ["done"])
+        assert t.requests and \
+            "<hook_context>kit context for BeforeAgent</hook_context>" in t.requests[0]
+
+    def test_gemini_after_agent_retry(self, kit: _Kit) -> None:
+        kernel = kit.gemini(AfterAgent=[("stop", None)])
+        t = kit.run(kernel, ["first answer", "second answer"])
+        assert len(t.requests) == 2
+        assert "run the tests before you stop" in t.requests[1]
+        assert [r["stop_hook_active"] for r in kit.log("stop")] == [False, True]
+
     # -- portable ------------------------------------------------------------------------------
 
     def test_portable_hooks(self, kit: _Kit) -> None:
@@ -258,6 +286,14 @@ class _Kit:
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps({"hooks": hooks}))
         return self._kernel("codex", path)
+
+    def gemini(self, **events: Sequence[tuple[str, str | None]]) -> Kernel:
+        hooks = {event: [_group(self._command(m), matcher) for m, matcher in specs]
+                 for event, specs in events.items()}
+        path = self.project / ".gemini" / "settings.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps({"hooks": hooks}))
+        return self._kernel("gemini", path)
 
     def portable(self, events: Mapping[str, str]) -> Kernel:
         root = self.project / "plugin"
