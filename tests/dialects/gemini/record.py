@@ -129,8 +129,8 @@ SCENARIOS: dict[str, dict[str, Any]] = {
         calls=[SHELL]),
     "before_tool_timeout": dict(
         about="BeforeTool hook over its timeout (ms): killed, fails open",
-        hooks={"BeforeTool": [group(hook("slow", timeout=500))]},
-        behaviour={"slow": {"sleep": 3, "stderr": "late\n", "exit": 2}}, calls=[ECHO]),
+        hooks={"BeforeTool": [group(hook("slow", timeout=2000))]},
+        behaviour={"slow": {"sleep": 10, "stderr": "late\n", "exit": 2}}, calls=[ECHO]),
     "before_tool_two_deny": dict(
         about="Two BeforeTool hooks deny: reasons joined with a newline",
         hooks={"BeforeTool": [group(hook("one"), hook("two"))]},

@@ -205,7 +205,12 @@ async def test_recorded(path: Path, tmp_path: Path) -> None:
 
     # -- the same hooks ran, each with the same stdin and environment ------------------------
     ran = _ran(replay.project, root)
-    assert sorted(r["label"] for r in ran) == sorted(c["label"] for c in doc["invocations"])
+    expected = sorted(c["label"] for c in doc["invocations"])
+    if doc["scenario"] == "before_tool_timeout" and not ran:
+        # on a loaded machine the hook may be ended before it wrote anything: it still ran
+        # and timed out (checked below); its stdin is compared when it got that far
+        expected = []
+    assert sorted(r["label"] for r in ran) == expected
     recorded = {}
     for call in doc["invocations"]:
         recorded.setdefault(call["label"], []).append(call)
@@ -294,7 +299,7 @@ async def test_recorded(path: Path, tmp_path: Path) -> None:
         # D4: Gemini CLI writes the context into the prompt's own text
         assert first == [{"text": "".join(f"{b}\n\n" for b in before) + doc["prompt"]}]
     if doc["scenario"] == "before_tool_timeout":
-        # D7: the hook ran past its 500 ms; hookwire ended its process group, no answer
+        # D7: the hook ran past its 2 s; hookwire ended its process group, no answer
         assert [h.outcome for h in verdicts["BeforeTool"][0].hooks] == ["timed_out"]
     if "AfterAgent" in verdicts:
         # D6: the AfterAgent prompt (compared with the stdin above) is the session's last
