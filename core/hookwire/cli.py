@@ -217,6 +217,11 @@ def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
         event = dialect.event_from_wire(args.event, data)
     except EventDataError as exc:
         raise _eventcheck.readable(exc, args.event) from None
+    except NotImplementedError:  # the base class's: no event from the command line
+        from hookwire.errors import HookwireError
+
+        raise HookwireError(f"dialect {args.dialect!r} ({dialect.harness}) cannot fire events: "
+                            "it does not implement Dialect.event_from_wire") from None
     _eventcheck.check(event)
     # a file named on the command line is consented to: its hooks run as user-authored
     result = kernel.add_config(args.dialect, config)
