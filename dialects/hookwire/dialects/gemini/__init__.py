@@ -34,6 +34,7 @@ from hookwire.dialects.gemini import tools as _tools
 from hookwire.dialects.gemini.turns import Prompts
 from hookwire.errors import EventDataError, UnknownEventError
 from hookwire.events import SeamEvent, SessionInfo
+from hookwire.placeholders import substitute_argv
 from hookwire.plugin import declare
 from hookwire.runner import Command, Environment, Outcome
 from hookwire.tools import Vocabulary
@@ -142,7 +143,7 @@ class GeminiDialect(Dialect):
         if isinstance(entry.command, str):
             return Command(shell=payload.expand(entry.command, values), shell_argv=SHELL,
                            stdin=stdin, env=env, cwd=session.cwd, timeout=timeout)
-        argv = tuple(payload.expand_word(word, values) for word in entry.command)
+        argv = substitute_argv(entry.command, values)  # exec form: plain values
         return Command(argv=argv, stdin=stdin, env=env, cwd=session.cwd, timeout=timeout)
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,

@@ -124,9 +124,3 @@ def encode(data: Mapping[str, Any]) -> bytes:
     """``JSON.stringify``: compact, non-ASCII as is, no trailing newline."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
-
-def expand_word(word: str, values: Mapping[str, str]) -> str:
-    """One argv word (hookwire's own file: exec form, no shell) with ``$NAME`` and
-    ``${NAME}`` of the five replaced by their plain values."""
-    word = re.sub(r"\$\{(" + "|".join(values) + r")\}", lambda m: values[m.group(1)], word)
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], word)
