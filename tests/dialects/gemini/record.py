@@ -240,6 +240,22 @@ SCENARIOS: dict[str, dict[str, Any]] = {
                                               "command": "python3 ${extensionPath}/../../../"
                                               "../project/rec.py ext"}]}]},
         behaviour={"settings": {}, "ext": {}}, calls=[ECHO]),
+    "after_tool_on_error": dict(
+        about="AfterTool fires after a tool whose result is an error (read_file of a missing "
+              "file), with the error in tool_response",
+        hooks={"AfterTool": [group(hook("seen"))]},
+        behaviour={"seen": {}}, calls=[("read_file", {"file_path": "missing.txt"})]),
+    "session_start_matcher": dict(
+        about="SessionStart matchers are exact: resume does not match startup",
+        hooks={"SessionStart": [group(hook("resume"), matcher="resume"),
+                                group(hook("startup"), matcher="startup")]},
+        behaviour={"resume": {}, "startup": {}}, calls=[]),
+    "before_tool_allow_reason_joins": dict(
+        about="a non-blocking hook's reason joins the blocking one's",
+        hooks={"BeforeTool": [group(hook("fine"), hook("bad"), sequential=True)]},
+        behaviour={"fine": {"stdout": j({"decision": "allow", "reason": "fine"})},
+                   "bad": {"stdout": j({"decision": "deny", "reason": "bad"})}},
+        calls=[SHELL]),
 }
 
 PROMPT = "Please do the task."

@@ -169,9 +169,13 @@ class Replay:
                     if pre.denied or pre.decision is Decision.ASK or pre.halt is not None:
                         return
                     response = after.get(name) or {"llmContent": "ran", "returnDisplay": "ran"}
-                    post = self.keep("AfterTool", await s.tool_post(
-                        name, pre.effective_input or args, response),
-                        Subject(tool_name=name, tool_input=args))
+                    ran = pre.effective_input or args
+                    if response.get("error"):  # the tool failed: the host says so
+                        done = await s.tool_failure(name, ran, response["error"]["message"],
+                                                    tool_response=response)
+                    else:
+                        done = await s.tool_post(name, ran, response)
+                    post = self.keep("AfterTool", done, Subject(tool_name=name, tool_input=args))
                     if post.halt is not None:
                         return
                 if "AfterAgent" in events:
@@ -274,6 +278,9 @@ async def test_recorded(path: Path, tmp_path: Path) -> None:
         replaced = [t.text for t in post_texts if t.placement is Placement.TOOL_RESULT]
         if replaced:
             assert response == {"error": replaced[0]}
+            continue
+        if "error" in response:  # the tool's own error, no hook text
+            assert not post_texts and "<hook_context>" not in response["error"]
             continue
         llm = next(c["stdin"]["tool_response"]["llmContent"] for c in doc["invocations"]
                    if c["stdin"]["hook_event_name"] == "AfterTool")

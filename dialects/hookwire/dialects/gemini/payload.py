@@ -73,13 +73,13 @@ def tool_response(event: SeamEvent) -> dict[str, Any]:
     """``tool_response`` as Gemini CLI gives it: the result's ``llmContent``,
     ``returnDisplay`` and, for a failed call, ``error`` (a mapping with these keys passes
     through as it is)."""
-    if isinstance(event, hev.ToolFailure):
-        text = event.error or str(event.tool_response or "")
-        return {"llmContent": text, "returnDisplay": text,
-                "error": {"message": text, "type": "execution_failed"}}
     response = getattr(event, "tool_response", None)
     if isinstance(response, Mapping) and "llmContent" in response:
         return dict(response)
+    if isinstance(event, hev.ToolFailure):
+        text = event.error or str(response or "")
+        return {"llmContent": text, "returnDisplay": text,
+                "error": {"message": text, "type": "execution_failed"}}
     text = response if isinstance(response, str) else json.dumps(response)
     return {"llmContent": text, "returnDisplay": text}
 
