@@ -245,3 +245,27 @@ async def test_model_events_load_but_never_fire(tmp_path: Path, hook_script: Any
 
     with pytest.raises(EventDataError, match="no hookwire host emits"):
         dialect.event_from_wire("BeforeModel", {})
+
+
+def test_extension_enablement_decides_per_folder(tmp_path: Path, monkeypatch: Any) -> None:
+    """``~/.gemini/extensions/extension-enablement.json``: the last override matching the
+    project folder wins (``!`` disables, a trailing ``*`` covers subfolders); none: on."""
+    from hookwire.dialects.gemini.layers import _enabled
+
+    home, project = tmp_path / "home", (tmp_path / "work" / "proj").resolve()
+    project.mkdir(parents=True)
+    monkeypatch.setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", str(tmp_path / "none.json"))
+    ext = home / ".gemini" / "extensions" / "folder-name"
+    _settings(ext / "gemini-extension.json", {"name": "probe"})
+    _settings(ext / "hooks" / "hooks.json", {"hooks": {"SessionEnd": [{"hooks": [
+        {"type": "command", "command": "x"}]}]}})
+    assert [e.command for e in GeminiDialect().discover(project, home=home).entries] == ["x"]
+    work = str(tmp_path / "work")
+    _settings(home / ".gemini" / "extensions" / "extension-enablement.json",
+              {"probe": {"overrides": [f"!{work}/*"]}})
+    result = GeminiDialect().discover(project, home=home)
+    assert result.entries == () and [p.kind for p in result.problems] == [ProblemKind.DISABLED]
+    assert _enabled({"overrides": [f"!{work}/*", f"{project}/"]}, project)
+    assert not _enabled({"overrides": [f"{project}/", f"!{work}/*"]}, project)
+    assert _enabled({"overrides": [f"!{work}/"]}, project)  # not its subfolders
+    assert _enabled(None, project)

@@ -7,8 +7,8 @@ system defaults (``GEMINI_CLI_SYSTEM_DEFAULTS_PATH``, else
 the home folder), system (``GEMINI_CLI_SYSTEM_SETTINGS_PATH``, else
 ``/etc/gemini-cli/settings.json``). Every hook of the merged settings then runs only in a
 trusted folder (Gemini CLI tags them all as project hooks). Then the hooks of each installed
-extension (``~/.gemini/extensions/<name>/`` with a ``gemini-extension.json``), from its
-``hooks/hooks.json``, in folder-name order.
+extension (``~/.gemini/extensions/<name>/`` with a ``gemini-extension.json``) enabled for the
+project (``extension-enablement.json``), from its ``hooks/hooks.json``, in folder-name order.
 
 Folder trust applies when ``security.folderTrust.enabled`` is true in the user or system
 settings: a folder is trusted when ``~/.gemini/trustedFolders.json`` marks it (or an ancestor)
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -112,9 +113,17 @@ def discover(project_dir: str | Path, *, home: Path) -> ConfigResult:
                                   else None), kind=ProblemKind.UNTRUSTED))
             continue
         kept.append(result)
+    enablement = _enablement(Path(home))
     for root in _extensions(home):
         hooks = root / "hooks" / "hooks.json"
         if not hooks.is_file():
+            continue
+        name = _extension_name(root)
+        if not _enabled(enablement.get(name), project):
+            problems.append(ConfigProblem(
+                message=f"extension {name!r} is disabled for {project} "
+                        "(extension-enablement.json): Gemini CLI does not run its hooks",
+                location=Location(file=str(hooks)), kind=ProblemKind.DISABLED))
             continue
         try:
             doc, lines = config.load(hooks, comments=False)
@@ -139,6 +148,45 @@ def discover(project_dir: str | Path, *, home: Path) -> ConfigResult:
     merged = config.switch(ConfigResult(entries=tuple(entries), problems=tuple(problems)),
                            enabled=settings.get("enabled", True), disabled=disabled)
     return attrs.evolve(merged, settings=settings)
+
+
+def _enablement(home: Path) -> dict[str, Any]:
+    path = home / ".gemini" / "extensions" / "extension-enablement.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _extension_name(root: Path) -> str:
+    try:
+        manifest = json.loads((root / "gemini-extension.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return root.name
+    name = manifest.get("name") if isinstance(manifest, dict) else None
+    return name if isinstance(name, str) and name else root.name
+
+
+def _enabled(config: Any, project: Path) -> bool:
+    """Gemini CLI's rule: each override (``/path/``, ``/path/*`` for its subfolders, ``!``
+    to disable) that matches the project folder decides, the last one winning; none: on."""
+    overrides = config.get("overrides") if isinstance(config, dict) else None
+    enabled = True
+    here = "/" + str(project).replace(os.sep, "/").strip("/") + "/"
+    for rule in overrides if isinstance(overrides, list) else ():
+        if not isinstance(rule, str):
+            continue
+        disable = rule.startswith("!")
+        base = rule[1:] if disable else rule
+        subdirs = base.endswith("*")
+        base = base[:-1] if subdirs else base
+        pattern = re.escape(base)
+        if subdirs:
+            pattern = re.sub(r"(/?)$", lambda m: f"({m.group(1)}.*)?", pattern, count=1)
+        if re.fullmatch(pattern, here):
+            enabled = not disable
+    return enabled
 
 
 def _extensions(home: Path) -> list[Path]:
