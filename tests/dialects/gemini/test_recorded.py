@@ -262,15 +262,16 @@ async def test_recorded(path: Path, tmp_path: Path) -> None:
             assert response == {"error": result[0]}
             assert pre_texts[0].is_error
             continue
-        assert not pre_texts
         output = response.get("output", "")
         if pre.input_rewritten:
-            # D3: Gemini CLI appends a notice to the result; hookwire does not render it
-            assert output.endswith("\n\n[System] Tool input parameters were modified by a "
-                                   "hook before execution.")
+            # Gemini CLI appends its notice to the result of the rewritten call (D4: hookwire
+            # places it right after the result)
+            [notice] = [t for t in pre_texts if t.placement is Placement.AFTER_TOOL_RESULT]
+            assert output.endswith("\n\n" + notice.text)
             assert "Output: " + str(pre.effective_input["command"]).removeprefix("echo ") \
                 in output
             continue
+        assert not pre_texts
         if post is None:
             assert "<hook_context>" not in output
             continue

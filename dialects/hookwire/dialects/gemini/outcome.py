@@ -32,6 +32,8 @@ from hookwire.runner import Outcome, OutcomeKind
 from hookwire.verdicts import Answer, Context, Decision, Halt, Source
 
 NO_REASON = "No reason provided"
+#: What Gemini CLI appends to the result of a call a BeforeTool hook rewrote (0.61.0).
+REWRITE_NOTICE = "[System] Tool input parameters were modified by a hook before execution."
 _BLOCKING = ("block", "deny")
 
 
@@ -110,6 +112,7 @@ def interpret(entry: HookEntry, event: SeamEvent, native: str, outcome: Outcome,
     tool_input = _specific(output).get("tool_input")
     if native == "BeforeTool" and isinstance(tool_input, Mapping):
         updated = dict(tool_input)
+        contexts = (Context(text=REWRITE_NOTICE, source=source),)  # what the model reads
     if halt is not None and native != "AfterAgent":  # the call or the turn does not go on
         decision = Decision.DENY if native == "BeforeTool" else Decision.BLOCK
     if decision in (Decision.DENY, Decision.BLOCK):
@@ -140,6 +143,9 @@ def combine(native: str, results: Sequence[tuple[HookEntry, Answer]]) -> list[An
     texts = [c.text for a in ordered for c in a.contexts]
     contexts = (Context(text="\n".join(texts), source=next(
         c.source for a in ordered for c in a.contexts)),) if texts else ()
+    if native == "BeforeTool":  # one notice for the rewrite that wins, none without one
+        contexts = tuple(c for a in reversed(ordered) if a.updated_input is not None
+                         for c in a.contexts)[:1]
     if halt is not None and native != "AfterAgent":
         decision = Decision.DENY if native == "BeforeTool" else Decision.BLOCK
     reason = "\n".join(reasons) or (NO_REASON if decision is not Decision.NONE else None)

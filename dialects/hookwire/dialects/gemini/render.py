@@ -3,7 +3,8 @@ placement; ``docs/dialects/gemini.md``, "What the model reads").
 
 * BeforeTool block (deny, block, exit 2, any other non-zero exit with text): the tool result,
   an error: ``Tool execution blocked: <reason>``; ``continue: false``: ``Agent execution
-  stopped by hook: <reason>`` (and the agent stops);
+  stopped by hook: <reason>`` (and the agent stops); a rewrite: ``[System] Tool input
+  parameters were modified by a hook before execution.`` after the result;
 * AfterTool block: the reason alone replaces the result (an error);
 * AfterTool ``additionalContext``: ``<hook_context>CTX</hook_context>`` after the result (Gemini
   appends it to the result text after a blank line);
@@ -51,6 +52,10 @@ def render(verdict: Verdict, subject: Subject) -> list[ModelText]:
                              role="user", source=first))
     place = {Seam.SESSION_START: Placement.BEFORE_PROMPT,
              Seam.PROMPT_SUBMIT: Placement.AFTER_PROMPT}.get(seam, Placement.AFTER_TOOL_RESULT)
+    if seam is Seam.TOOL_PRE and not out and verdict.input_rewritten:
+        # Gemini appends its notice to the result of the rewritten call
+        out += [ModelText(text=c.text, placement=Placement.AFTER_TOOL_RESULT, role="tool",
+                          source=c.source) for c in verdict.contexts]
     blocked = bool(out) and seam is not Seam.STOP
     if not blocked and seam in (Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.PROMPT_SUBMIT,
                                 Seam.SESSION_START):
