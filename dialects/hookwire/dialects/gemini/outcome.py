@@ -141,7 +141,7 @@ def combine(native: str, results: Sequence[tuple[HookEntry, Answer]]) -> list[An
     updated = next((a.updated_input for a in reversed(ordered)
                     if a.updated_input is not None), None)
     texts = [c.text for a in ordered for c in a.contexts]
-    contexts = (Context(text="\n".join(texts), source=next(
+    contexts: tuple[Context, ...] = (Context(text="\n".join(texts), source=next(
         c.source for a in ordered for c in a.contexts)),) if texts else ()
     if native == "BeforeTool":  # one notice for the rewrite that wins, none without one
         contexts = tuple(c for a in reversed(ordered) if a.updated_input is not None
