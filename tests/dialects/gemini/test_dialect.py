@@ -269,3 +269,27 @@ def test_extension_enablement_decides_per_folder(tmp_path: Path, monkeypatch: An
     assert not _enabled({"overrides": [f"{project}/", f"!{work}/*"]}, project)
     assert _enabled({"overrides": [f"!{work}/"]}, project)  # not its subfolders
     assert _enabled(None, project)
+
+
+@pytest.mark.anyio
+async def test_two_rewrites_the_later_configured_wins_with_one_notice(
+        tmp_path: Path, hook_script: Any) -> None:
+    """D2: hooks of one event run concurrently; of two rewrites, the later in configuration
+    order wins (Gemini merges ``hookSpecificOutput`` in that order), and the model reads one
+    notice after the result."""
+    first = hook_script("sleep 0.2; echo '{\"hookSpecificOutput\": {\"tool_input\": "
+                        "{\"command\": \"echo first\"}}}'")
+    second = hook_script("echo '{\"hookSpecificOutput\": {\"tool_input\": "
+                         "{\"command\": \"echo second\"}}}'")
+    path = _settings(tmp_path / "settings.json", {"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": str(first)},
+        {"type": "command", "command": str(second)}]}]}})
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(GeminiDialect())
+    kernel.add_config("gemini", path)
+    async with kernel.session(cwd=str(tmp_path)) as s:
+        verdict = await s.tool_pre("run_shell_command", {"command": "ls"})
+    assert verdict.effective_input == {"command": "echo second"}
+    texts = render(verdict, kernel.dialect, Subject(tool_name="run_shell_command"))
+    assert [(t.text, t.placement) for t in texts] == [
+        (outcome.REWRITE_NOTICE, Placement.AFTER_TOOL_RESULT)]
