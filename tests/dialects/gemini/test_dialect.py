@@ -100,9 +100,13 @@ def test_discover_layers_extensions_and_switches(tmp_path: Path, monkeypatch: An
     result = GeminiDialect().discover(project, home=home)
     names = [e.handler.name for e in result.entries]
     assert names == ["user", "project", "off", "system", "ext"]
+    # the user's own, the repository's (pending until trusted: docs/trust.md), the
+    # administrator's, an extension the user installed
     assert [e.provenance for e in result.entries] == [
-        Provenance.LIVE, Provenance.LIVE, Provenance.LIVE, Provenance.MANAGED,
-        Provenance.PLUGIN]
+        Provenance.USER, Provenance.PROJECT, Provenance.PROJECT, Provenance.MANAGED,
+        Provenance.USER]
+    assert [e.project for e in result.entries] == [
+        None, str(project.resolve()), str(project.resolve()), None, None]
     ext_entry = result.entries[-1]
     assert ext_entry.command == f"{ext}{os.sep}run {project.resolve()}"
     off = result.entries[2]

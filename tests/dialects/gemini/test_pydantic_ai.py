@@ -29,6 +29,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from hookwire import Kernel
 from hookwire.config import install
+from hookwire.trust import TrustStore
 from hookwire.plugins.pydantic_ai import Hookwire
 
 pytestmark = pytest.mark.anyio
@@ -90,7 +91,7 @@ async def test_gemini_guard_blocks_a_pydantic_ai_tool_in_gemini_wording(
         tmp_path: Path) -> None:
     project, env = _project(tmp_path)
     kernel = Kernel()
-    install(kernel, project, env=env)
+    install(kernel, project, env=env, store=TrustStore(env=env))  # the store trust wrote
     ran: list[str] = []
 
     def run_shell(cmd: str) -> str:

@@ -71,10 +71,11 @@ def discover(project_dir: str | Path, *, home: Path) -> ConfigResult:
     project = Path(project_dir).resolve()
     defaults, system = system_paths()
     workspace = project / ".gemini" / "settings.json"
+    # the administrator's, the user's own, then the repository's (docs/trust.md)
     layers: list[tuple[str, Path, Provenance]] = [
         ("system-defaults", defaults, Provenance.MANAGED),
-        ("user", home / ".gemini" / "settings.json", Provenance.LIVE),
-        ("project", workspace, Provenance.LIVE),
+        ("user", home / ".gemini" / "settings.json", Provenance.USER),
+        ("project", workspace, Provenance.PROJECT),
         ("system", system, Provenance.MANAGED),
     ]
     if project == Path(home).resolve():
@@ -86,8 +87,12 @@ def discover(project_dir: str | Path, *, home: Path) -> ConfigResult:
             continue
         try:
             doc, lines = config.load(path)
-            results.append((name, config.read_hooks(doc, lines, file=str(path),
-                                                    provenance=provenance, layer=name)))
+            found = config.read_hooks(doc, lines, file=str(path), provenance=provenance,
+                                      layer=name)
+            if provenance is Provenance.PROJECT:  # the repository's: pending until trusted
+                found = attrs.evolve(found, entries=tuple(
+                    attrs.evolve(e, project=str(project)) for e in found.entries))
+            results.append((name, found))
         except ConfigError as exc:
             problems.append(ConfigProblem(message=exc.message, location=Location(
                 file=str(path), line=exc.line), severity="error", kind=ProblemKind.CONFIG))
@@ -138,7 +143,8 @@ def discover(project_dir: str | Path, *, home: Path) -> ConfigResult:
             continue
         doc = config.hydrate(doc, {"extensionPath": str(root), "workspacePath": str(project),
                                    "/": os.sep, "pathSeparator": os.sep})
-        kept.append(config.read_hooks(doc, lines, file=str(hooks), provenance=Provenance.PLUGIN,
+        # an extension the user installed runs as Gemini CLI runs it (the user's own)
+        kept.append(config.read_hooks(doc, lines, file=str(hooks), provenance=Provenance.USER,
                                       layer=f"extension:{root.name}"))
     entries: list[HookEntry] = []
     for result in kept:
