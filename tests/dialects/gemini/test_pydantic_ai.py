@@ -29,8 +29,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from hookwire import Kernel
 from hookwire.config import install
-from hookwire.trust import TrustStore
 from hookwire.plugins.pydantic_ai import Hookwire
+from hookwire.trust import TrustStore
 
 pytestmark = pytest.mark.anyio
 
