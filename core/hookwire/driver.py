@@ -296,8 +296,8 @@ class HostAdapter:
         self._sync().close(reason)
 
     def __enter__(self) -> Any:
-        """One session across every run inside this block."""
-        self._sync().open()
+        """One session across every run inside this block (it opens on first use)."""
+        self._sync()
         return self
 
     def _sync(self) -> BlockingDriver:
@@ -311,10 +311,6 @@ class HostAdapter:
     async def __aenter__(self) -> Any:
         if self._blocking is None:
             await self.driver.start()
-        else:
-            import anyio.to_thread
-
-            await anyio.to_thread.run_sync(self._blocking.open)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -323,13 +319,13 @@ class HostAdapter:
         else:
             import anyio.to_thread
 
-            await anyio.to_thread.run_sync(self.close)
+            await anyio.to_thread.run_sync(self._blocking.close)
 
     async def run_tool(self, run: HostRun, name: str, tool_input: Mapping[str, Any],
-                       call_id: str, invoke: Callable[[], Awaitable[Any]], *,
-                       failed: Callable[[Any], str | None] | None = None,
-                       content: Callable[[Any], Any] | None = None,
-                       passthrough: tuple[type[BaseException], ...] = ()) -> tuple[Any, Any]:
+                       call_id: str, invoke: Callable[[], Awaitable[T]], *,
+                       failed: Callable[[T], str | None] | None = None,
+                       content: Callable[[T], Any] | None = None,
+                       passthrough: tuple[type[BaseException], ...] = ()) -> tuple[T, Any]:
         """Run a tool call the hooks let run: ``invoke()`` inside :meth:`HostRun.tool_running`
         (an agent run it starts is nested). An exception (but ``passthrough``, the runtime's
         control flow) is ``tool_failure`` and raised again; a result that ``failed`` says is
