@@ -267,7 +267,7 @@ class HostAdapter:
     coroutine function the way this adapter drives it; :meth:`run_tool` runs a tool call
     between its hooks. ``async with`` shares one session across the runs inside it."""
 
-    def __init__(self, kernel: Any, *, host: HostProfile, max_stop_blocks: int | None = 8,
+    def __init__(self, kernel: Any, *, host: HostProfile | None, max_stop_blocks: int | None = 8,
                  neutral: bool = False, blocking: bool = True, **session_fields: Any) -> None:
         self.kernel = kernel
         self.driver = HostDriver(kernel, host=host, max_stop_blocks=max_stop_blocks,
@@ -309,9 +309,13 @@ class HostAdapter:
         self.close()
 
     async def __aenter__(self) -> Any:
+        """The ``with`` block's, from async code (``blocking=False``: the session starts)."""
         if self._blocking is None:
             await self.driver.start()
-        return self
+            return self
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(self.__enter__)
 
     async def __aexit__(self, *exc: object) -> None:
         if self._blocking is None:
@@ -319,7 +323,7 @@ class HostAdapter:
         else:
             import anyio.to_thread
 
-            await anyio.to_thread.run_sync(self._blocking.close)
+            await anyio.to_thread.run_sync(self.__exit__, None, None, None)
 
     async def run_tool(self, run: HostRun, name: str, tool_input: Mapping[str, Any],
                        call_id: str, invoke: Callable[[], Awaitable[T]], *,

@@ -59,6 +59,9 @@ class HookwirePlugin(HostAdapter, BasePlugin):
         """``session_end`` without closing a runner."""
         HostAdapter.close(self, reason)
 
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
     # -- driving a turn ------------------------------------------------------------------------
 
     async def run_async(self, runner: Any, *, user_id: str, session_id: str,
