@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -188,10 +188,16 @@ NO_HARNESS_TRUST = HarnessTrust()
 class Prepared:
     """One hook made ready to run: the ``command`` (process, stdin, environment, timeout) and
     ``interpret``, which turns its :class:`~hookwire.Outcome` into the hook's
-    :class:`~hookwire.Answer` by the harness's rules (it never raises for a bad hook)."""
+    :class:`~hookwire.Answer` by the harness's rules (it never raises for a bad hook).
+
+    ``run``: a hook that is not a process (a model's judgement, an MCP tool call) runs in
+    process: the kernel awaits ``run(parts)`` with the session's
+    :class:`~hookwire.hostparts.HostParts` instead of spawning ``command``, which then only
+    describes it (its text, stdin and timeout); see :func:`hookwire.hostparts.run`."""
 
     command: Command
     interpret: Callable[[Outcome], Answer]
+    run: Callable[[Any], Awaitable[Outcome]] | None = None
 
 
 class Dialect:

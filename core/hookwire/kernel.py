@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from hookwire import _entrypoints
+from hookwire.hostparts import NONE, HostParts
 from hookwire.index import Index
 from hookwire.registry import DialectInfo, Registry
 
@@ -39,6 +40,9 @@ class Kernel:
     (``None``: the runner's 1 MiB). ``shell_elision=True`` execs a shell hook whose text is a
     plain word list directly instead of through ``/bin/sh -c`` (a documented divergence;
     ``None``: as the hooks file says, else off; a session may override it)."""
+
+    #: What in-process hooks run on (:mod:`hookwire.hostparts`); wins over an adapter's.
+    parts: HostParts = NONE
 
     def __init__(self, *, plugins: Iterable[object] = (), load_entry_points: bool = True,
                  output_cap: int | None = None, shell_elision: bool | None = None) -> None:
@@ -99,19 +103,17 @@ class Kernel:
 
     def add_config(self, dialect: str, path: str | Path, *,
                    provenance: Provenance | None = None) -> ConfigResult:
-        """Read one native config file with ``dialect`` and add its hooks (config order is kept
-        across calls); ``path`` may also be the file's JSON text (starting with ``{``), as
-        Claude Code's ``--settings`` takes it. ``provenance``: ``USER`` unless given. Returns
-        the reader's result; its problems are also logged when a session starts."""
+        """Read one native config file with ``dialect`` and add its hooks (kept in config
+        order); ``path`` may be the file's JSON text (``{...}``, as ``--settings`` takes it).
+        ``provenance``: ``USER`` unless given. Its problems are logged when a session starts."""
         result = self.index.read_config(dialect, path, provenance)
         self.config_problems.extend(result.problems)
         return result
 
     def discover(self, project_dir: str | Path = ".", *, dialects: Iterable[str] | None = None,
                  home: str | Path | None = None) -> list[tuple[str, ConfigResult]]:
-        """Load every hook the harnesses themselves would load for a session in
-        ``project_dir`` (each installed dialect's :meth:`Dialect.discover`, or only those
-        named in ``dialects``). Returns each dialect's result, problems included."""
+        """Load every hook the harnesses would load for a session in ``project_dir`` (each
+        installed dialect's :meth:`Dialect.discover`, or those in ``dialects``)."""
         from hookwire.discovery import discover
 
         return discover(self, project_dir, dialects=dialects, home=home)
@@ -128,9 +130,8 @@ class Kernel:
     def map_tool(self, runtime: str, harness: str,
                  input: Mapping[str, str] | None = None) -> None:
         """Say once that runtime tool ``runtime`` is harness tool ``harness`` (``"Bash"``,
-        ``"mcp__server__tool"`` ...), ``input`` mapping harness fields to runtime arguments
-        (``{"command": "cmd"}``); see :mod:`hookwire.tools`. Raises
-        :class:`~hookwire.errors.ConfigError` for a tool or field no dialect knows."""
+        ``"mcp__s__t"``), ``input`` mapping harness fields to runtime arguments (see
+        :mod:`hookwire.tools`). :class:`ConfigError`: a tool or field no dialect knows."""
         from hookwire.tools import ToolMapping
 
         self.tools.map(ToolMapping(runtime=runtime, harness=harness, input=dict(input or {})),
@@ -196,5 +197,4 @@ class Kernel:
     def sync_session(self, **kwargs: Any) -> SyncSession:
         """A blocking :class:`~hookwire.sync.SyncSession` for synchronous runtimes."""
         from hookwire.sync import SyncSession
-
         return SyncSession(self, **kwargs)

@@ -64,6 +64,7 @@ from hookwire.driver import (
 )
 from hookwire.errors import ConfigError
 from hookwire.kernel import Kernel
+from hookwire.plugins.pydantic_ai.model import PydanticAIModel
 from hookwire.plugins.pydantic_ai.profile import PROFILE
 from hookwire.problems import Problem
 from hookwire.render import ModelText, Placement, source_label, texts_at, texts_but
@@ -143,6 +144,7 @@ class Hookwire(AbstractCapability[Any]):
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
                        ) -> Any:
         agent = getattr(ctx.agent, "name", None) or "agent"
+        self.driver.lend(model=PydanticAIModel(ctx.model))  # prompt and agent hooks ask it
         # a run resuming deferred tools (no prompt) is not a user turn
         run = self._run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None,
                                             agent_type=agent)
