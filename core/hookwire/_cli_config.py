@@ -123,7 +123,8 @@ def _pin_now(kernel: Any, entry: Any, root: str) -> Any:
 
 #: Every status ``check`` gives a hook; only ``runs`` runs.
 STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not executable",
-            "disabled")
+            "disabled", "not lent")
+_PARTS = {"model": "model", "mcp": "MCP session"}
 
 
 def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
@@ -145,26 +146,31 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
     problem = dialect.matcher_problem(entry)
     if problem is not None:
         return "invalid", problem
+    part = dialect.runs_on(entry)
+    if part is not None and part not in host.lends:
+        return "not lent", (f"it runs on the host's {_PARTS.get(part, part)}, and host "
+                            f"{host.name} lends none (kernel.parts can)")
+    on = f", on the host's {_PARTS.get(part, part)}" if part else ""
     harness = (trust.dialect_trust(kernel, entry) if trust.needs_trust(entry)
                else NO_HARNESS_TRUST)
     if harness.runs is False:
         status = "disabled" if harness.kind is ProblemKind.DISABLED else "untrusted"
         return status, f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"
     command = trust.sample_command(entry, dialect, project_dir=root)
-    broken = trust.cannot_run(command)
+    broken = trust.cannot_run(command) if part is None else None
     if broken is not None:
         return broken
     if harness.runs is True:
-        return "runs", f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"
+        return "runs", f"{provenance}{on}, {entry.dialect}'s own trust record: {harness.why}"
     if not trust.needs_trust(entry):
-        return "runs", provenance
+        return "runs", provenance + on
     pin = trust.resolve(command)[0]
     state = trust.state_of(entry, store, pin)
     rid = trust.hook_id(entry)
     if state == trust.TrustState.TRUSTED:
         if pin.text_only and (strict or trust.strict_setting()):
             return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
-        return "runs", f"{provenance}, trusted, id {rid}, {pin.pinned}"
+        return "runs", f"{provenance}{on}, trusted, id {rid}, {pin.pinned}"
     if state == trust.TrustState.CHANGED:
         record = store.get(rid)
         assert record is not None
@@ -337,6 +343,8 @@ def _cannot_start(kernel: Any, entry: Any, root: str) -> tuple[str, str] | None:
     there is pinned as it is (the gate never makes a non-executable file run)."""
     from hookwire import _pins, trust
 
+    if kernel.dialect(entry.dialect).runs_on(entry) is not None:
+        return None  # not a process: nothing to start (its text is what a record pins)
     command = trust.sample_command(entry, kernel.dialect(entry.dialect), project_dir=root)
     return _pins.cannot_run(command)
 

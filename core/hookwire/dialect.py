@@ -268,6 +268,12 @@ class Dialect:
         """How ``entry`` (read from a native config) is written into hookwire's own file."""
         return Export()
 
+    def runs_on(self, entry: HookEntry) -> str | None:
+        """What ``entry`` runs on when it is not a process (its :class:`Prepared` has a
+        ``run``): ``"model"`` (the host's model) or ``"mcp"`` (its MCP sessions), as host
+        profiles name what they lend. Default ``None``: a process."""
+        return None
+
     def harness_trust(self, entry: HookEntry) -> HarnessTrust:
         """The harness's own trust state of ``entry`` (see :class:`HarnessTrust`). Default:
         none applies (``runs`` is ``None``): hookwire's trust gate alone decides."""

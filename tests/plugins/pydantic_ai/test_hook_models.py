@@ -169,3 +169,49 @@ async def test_a_model_given_to_the_kernel_wins_over_the_agents(tmp_path: Path) 
     with pytest.raises(RunHalted, match="the kernel's model says no"):
         await agent.run("say hi")
     assert ran == [] and model.hook_requests == []
+
+
+def judge_both(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """The prompt hook says ok; the agent hook reads POLICY.md, then says ok."""
+    if not info.output_tools or info.output_tools[0].name != "StructuredOutput":
+        return ModelResponse(parts=[TextPart(json.dumps({"ok": True, "reason": "harmless"}))])
+    if not any(isinstance(p, ToolReturnPart) for m in messages for p in getattr(m, "parts", ())):
+        return ModelResponse(parts=[ToolCallPart("Read", {"file_path": "POLICY.md"})])
+    return ModelResponse(parts=[ToolCallPart("StructuredOutput", {"ok": True,
+                                                                  "reason": "not a deletion"})])
+
+
+async def test_all_five_handler_types_run_unmodified(tmp_path: Path, five_handlers: Any) -> None:
+    """Command, http, prompt, agent and mcp_tool hooks of one settings file, on a real stdio
+    MCP server the agent holds as a toolset: each one runs once for each call."""
+    from fastmcp.client.transports import StdioTransport
+    from pydantic_ai.mcp import MCPToolset
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    kernel = five_handlers.kernel(project)
+    model = Both([("Bash", {"command": "echo hi"}), ("Bash", {"command": "rm -rf build"}),
+                  "done"], judge_both)
+    ran: list[str] = []
+
+    def bash(command: str) -> str:
+        """Run a shell command."""
+        ran.append(command)
+        return subprocess.run(["sh", "-c", command], cwd=project, capture_output=True,
+                              text=True, timeout=30).stdout
+
+    argv = five_handlers.mcp_argv
+    guard: Any = MCPToolset(StdioTransport(command=argv[0], args=argv[1:]), id="guard")
+    # the server's own tool is not offered to the agent: only the hook calls it
+    agent = Agent(model.model(), tools=[Tool(bash, name="Bash")],
+                  toolsets=[guard.filtered(lambda ctx, tool: False)],
+                  capabilities=[Hookwire(kernel, cwd=str(project))])
+    assert (await agent.run("say hi, then clean up")).output == "done"
+    assert ran == ["echo hi"]
+    assert len(five_handlers.read("command.log")) == 2 and len(five_handlers.http_bodies) == 2
+    assert five_handlers.read("mcp.log") == ["echo hi", "rm -rf build"]
+    agent_hook = [r for r in model.hook_requests if r[1].output_tools[0:1]
+                  and r[1].output_tools[0].name == "StructuredOutput"]
+    assert len(agent_hook) == 4 and len(model.hook_requests) == 6  # 2 × (1 prompt + 2 agent)
+    denied = returns(model.agent_requests[2])[-1]
+    assert "PreToolUse:Bash hook error: the guard server refuses rm" in denied

@@ -285,6 +285,11 @@ class ClaudeDialect(Dialect):
 
     # -- running -------------------------------------------------------------------------------
 
+    def runs_on(self, entry: HookEntry) -> str | None:
+        """``"model"`` for a prompt or agent hook, ``"mcp"`` for an mcp_tool hook."""
+        return {"prompt": "model", "agent": "model", "mcp_tool": "mcp"}.get(
+            handler_of(entry).type)
+
     def prepare(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Prepared:
         """A prompt, agent or mcp_tool hook runs in process, on what the host lends

@@ -38,7 +38,9 @@ from hookwire.driver import (
     prompt_text,
 )
 from hookwire.kernel import Kernel
+from hookwire.plugins._mcp import McpSessions
 from hookwire.plugins._schema import schema_error
+from hookwire.plugins.openai_agents.model import OpenAIAgentsModel
 from hookwire.plugins.openai_agents.profile import PROFILE
 from hookwire.render import ModelText
 from hookwire.verdicts import Decision
@@ -123,6 +125,11 @@ class Hookwire:
 
     def _begin(self, agent: Agent[Any], input: Any, streamed: bool) -> tuple[Agent[Any], _Run]:
         hooked = self.instrument(agent)  # its tools are declared before the session opens
+        # prompt and agent hooks ask its model, mcp_tool hooks call its MCP servers, on the
+        # caller's loop (hooks run on the driver's thread)
+        loop = _running_loop()
+        self.driver.lend(model=OpenAIAgentsModel(agent.model, loop=loop), mcp=McpSessions(
+            lambda: {s.name: s for s in agent.mcp_servers}, loop=loop))
         host = self.driver.begin(_input_text(input), resumed=isinstance(input, RunState),
                                  agent_type=agent.name or "agent")
         return hooked, _Run(host=host, streamed=streamed)
@@ -433,3 +440,12 @@ def _last_user_text(items: Sequence[Any]) -> str:
 
 
 __all__ = ["Hookwire"]
+
+
+def _running_loop() -> Any:
+    import asyncio
+
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # run_sync: the SDK makes its loop later
+        return None

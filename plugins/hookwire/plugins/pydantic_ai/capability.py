@@ -64,6 +64,7 @@ from hookwire.driver import (
 )
 from hookwire.errors import ConfigError
 from hookwire.kernel import Kernel
+from hookwire.plugins.pydantic_ai.mcpclient import PydanticAIMcp
 from hookwire.plugins.pydantic_ai.model import PydanticAIModel
 from hookwire.plugins.pydantic_ai.profile import PROFILE
 from hookwire.problems import Problem
@@ -144,7 +145,8 @@ class Hookwire(AbstractCapability[Any]):
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
                        ) -> Any:
         agent = getattr(ctx.agent, "name", None) or "agent"
-        self.driver.lend(model=PydanticAIModel(ctx.model))  # prompt and agent hooks ask it
+        # prompt and agent hooks ask its model; mcp_tool hooks call its MCP toolsets
+        self.driver.lend(model=PydanticAIModel(ctx.model), mcp=PydanticAIMcp(ctx.agent))
         # a run resuming deferred tools (no prompt) is not a user turn
         run = self._run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None,
                                             agent_type=agent)
