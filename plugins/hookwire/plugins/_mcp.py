@@ -22,12 +22,10 @@ def result_of(result: Any) -> McpResult:
     parts = getattr(result, "content", None) or []
     text = "\n".join(str(getattr(p, "text", "")) for p in parts
                      if getattr(p, "type", "text") == "text")
-    error = getattr(result, "is_error", None)
-    if error is None:
-        error = getattr(result, "isError", False)
-    structured = getattr(result, "structured_content", None)
-    if structured is None:
-        structured = getattr(result, "structuredContent", None)
+    # MCP SDK 2 spells the fields in snake case (the camel-case ones warn); 1 in camel case
+    v2 = hasattr(result, "is_error")
+    error = getattr(result, "is_error" if v2 else "isError", False)
+    structured = getattr(result, "structured_content" if v2 else "structuredContent", None)
     if not text and structured is not None:
         text = json.dumps(structured, ensure_ascii=False)
     return McpResult(text=text, is_error=bool(error), structured=structured)

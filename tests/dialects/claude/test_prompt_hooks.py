@@ -235,3 +235,39 @@ def test_prompt_hooks_on_events_that_take_none_are_reported(
     assert [e.event for e in kernel.hooks] == ["PreToolUse"]
     assert any("SessionStart does not accept prompt handlers" in p.message
                for p in kernel.config_problems)
+
+
+@pytest.mark.anyio
+async def test_stop_prompt_hook_that_always_blocks_is_asked_nine_times(
+        claude_kernel: KernelFactory, project: Path) -> None:
+    """Recorded on 2.1.332: an always-blocking Stop hook was called 9 times, the first Stop
+    and 8 blocked continuations, then Claude Code stopped asking (the cap of 8)."""
+    from hookwire.dialects.claude.events import stop_block_cap
+
+    model = Scripted(lambda ask: {"ok": False, "reason": "keep going"})
+    kernel = claude_kernel({"Stop": [group(prompt("Done? $ARGUMENTS"))]})
+    kernel.parts = HostParts(model=model)
+    async with kernel.session(cwd=str(project), max_stop_blocks=stop_block_cap()) as s:
+        await s.user_prompt("work")
+        actives = []
+        while True:
+            verdict = await s.stop(last_assistant_message="Done.")
+            actives.append(json.loads(model.asks[-1].messages[-1].text.split(
+                "Done? ", 1)[1])["stop_hook_active"])
+            if not verdict.continue_turn:
+                break
+    assert len(model.asks) == 9
+    assert actives == [False] + [True] * 8
+
+
+@pytest.mark.anyio
+async def test_if_conditions_select_prompt_hooks_as_command_hooks(
+        claude_kernel: KernelFactory, project: Path) -> None:
+    """Recorded on 2.1.332 for a command hook: ``if: "Bash(git *)"`` ran for ``git status; …``
+    and not for ``echo hi``; a prompt hook is selected the same way."""
+    model = Scripted(lambda ask: {"ok": True, "reason": "fine"})
+    kernel = claude_kernel({"PreToolUse": [group(prompt(**{"if": "Bash(git *)"}))]})
+    kernel.parts = HostParts(model=model)
+    await tool_pre(kernel, project, "git status; echo done")
+    await tool_pre(kernel, project, "echo hi")
+    assert len(model.asks) == 1 and "git status" in model.asks[0].messages[0].text
