@@ -5,13 +5,22 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from hookwire._hosttypes import Action, PromptBlocked, RunHalted, ToolBatchBlocked, ToolGo
+from hookwire._hosttypes import (
+    Action,
+    PromptBlocked,
+    RunHalted,
+    ToolBatchBlocked,
+    ToolGo,
+    error_kind,
+    invalid_rewrite,
+)
 from hookwire.render import (
     ModelText,
     Placement,
@@ -25,6 +34,8 @@ from hookwire.verdicts import Decision, Verdict
 
 if TYPE_CHECKING:
     from hookwire.driver import HostDriver
+
+log = logging.getLogger("hookwire.driver")
 
 
 #: Tool calls running in this context: ``(driver, run)`` pairs, innermost last. A ContextVar
@@ -65,6 +76,7 @@ class HostRun:
         self._order: dict[str, int] = {}
         self._calls = itertools.count()
         self._inputs: dict[str, tuple[str, dict[str, Any]]] = {}  # call id → name, input
+        self._running: dict[str, contextlib.AbstractContextManager[None]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -162,11 +174,14 @@ class HostRun:
         for call_id in calls:
             self._order[call_id] = next(self._calls)
 
-    async def model_failed(self, error: str, details: str | None = None) -> None:
+    async def model_failed(self, error: str | BaseException, details: str | None = None) -> None:
         """A model request failed for good (after the runtime's retries): ``stop_failure``
-        with Claude Code's error kind (:func:`status_error_kind`)."""
+        with Claude Code's error kind (:func:`status_error_kind`), or the exception it raised
+        (its kind by :func:`error_kind`, its text the details)."""
         if self.nested or self.session is None:
             return
+        if isinstance(error, BaseException):
+            error, details = error_kind(error), details or str(error) or repr(error)
         await self.session.stop_failure(error, error_details=details,
                                         last_assistant_message=self.last_text)
 
@@ -175,9 +190,10 @@ class HostRun:
         self._batch = []
         verdict = await self._session().tool_batch(rows)
         self._raise_halt(verdict)
+        rendered = self.driver.render(verdict)
         if verdict.denied:
-            raise ToolBatchBlocked(verdict)
-        return texts_but(self.driver.render(verdict), Placement.RESULT)
+            raise ToolBatchBlocked(verdict, rendered)
+        return texts_but(rendered, Placement.RESULT)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -195,6 +211,22 @@ class HostRun:
         verdict = await self._session().tool_pre(name, tool_input, call_id)
         go = self._answer(name, tool_input, call_id, verdict)
         self.driver.pre[call_id] = go
+        return go
+
+    async def gate(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
+                   check: Callable[[dict[str, Any]], object | None] | None = None) -> ToolGo:
+        """:meth:`tool_pre` for a runtime with no approval surface of its own: an ``ask`` (or
+        ``defer``) is answered by :meth:`approve`; a rewritten input is checked by ``check``
+        (why the tool's schema refuses it, or ``None``) and refused if invalid. The answer
+        is run or refuse."""
+        go = await self.tool_pre(name, tool_input, call_id)
+        if go.action in (Action.ASK, Action.DEFER):
+            go = await self.approve(name, go, call_id)
+        error = check(go.input) if check and go.action is Action.RUN and go.rewritten else None
+        if error is not None:
+            text = invalid_rewrite(name, error)
+            self.refuse(call_id, text)
+            go = attrs.evolve(go, action=Action.REFUSE, text=text)
         return go
 
     def _answer(self, name: str, tool_input: Mapping[str, Any], call_id: str,
@@ -264,6 +296,20 @@ class HostRun:
         finally:
             _RUNNING.reset(token)
 
+    def tool_started(self, call_id: str) -> None:
+        """:meth:`tool_running` for a runtime with callbacks before and after a tool, not around
+        it: from here, in this context, until :meth:`tool_ended`."""
+        manager = self.tool_running()
+        manager.__enter__()
+        self._running[call_id] = manager
+
+    def tool_ended(self, call_id: str) -> bool:
+        """The tool :meth:`tool_started` marks returned; ``False``: none was running."""
+        manager = self._running.pop(call_id, None)
+        if manager is not None:
+            manager.__exit__(None, None, None)
+        return manager is not None
+
     async def tool_done(self, name: str, tool_input: Mapping[str, Any], call_id: str,
                         result: Any) -> Any:
         """After a tool succeeded: what the model gets as its result (a hook may replace it);
@@ -293,10 +339,12 @@ class HostRun:
 
     # -- stop ----------------------------------------------------------------------------------
 
-    async def stop(self, last_text: str | None = None) -> list[ModelText] | None:
+    async def stop(self, last_text: str | None = None, *,
+                   cannot: str | None = None) -> list[ModelText] | None:
         """The run answered: ``stop`` (nested: ``subagent_stop``). ``None``: it ends (the
         hooks' contexts wait for the next turn); else the texts to send to the model before
-        calling it again (the feedback included)."""
+        calling it again (the feedback included). ``cannot``: why this run cannot call the
+        model again (a stream that ended): a hook's continuation is logged as a warning."""
         session = self._session()
         self.check_halt()
         last = last_text if last_text is not None else self.last_text
@@ -310,6 +358,9 @@ class HostRun:
         self.pending = []
         if not verdict.continue_turn:
             self.driver.carry.extend(texts)
+            return None
+        if cannot is not None:
+            log.warning("a stop hook asked to continue, but %s", cannot)
             return None
         return texts
 

@@ -11,7 +11,15 @@ from typing import Any
 import attrs
 
 from hookwire.errors import HookwireError
-from hookwire.render import ModelText, Placement, Subject, render
+from hookwire.render import (
+    ModelText,
+    Placement,
+    Subject,
+    first_text,
+    render,
+    render_feedback,
+    texts_but,
+)
 from hookwire.verdicts import KERNEL, Halt, Verdict
 
 
@@ -38,12 +46,18 @@ class PromptBlocked(HookwireError, RuntimeError):
 
 class ToolBatchBlocked(RunHalted):
     """A ``tool_batch`` hook blocked: the run ended after the tool calls, before the next model
-    request. ``reason`` says why; the session is not halted, the next run goes on as usual."""
+    request. ``reason`` says why; the session is not halted, the next run goes on as usual.
+    ``text`` is what the harness shows as the run's result (the neutral labelled form where
+    it has none); ``texts``: the hooks' other texts, for the model's history."""
 
-    def __init__(self, verdict: Verdict) -> None:
+    def __init__(self, verdict: Verdict, rendered: Sequence[ModelText] = ()) -> None:
         source = verdict.reasons[0].source if verdict.reasons else KERNEL
         super().__init__(Halt(reason=verdict.reason, source=source))
         self.verdict = verdict
+        self.source = source
+        self.text = first_text(rendered, Placement.RESULT) or render_feedback(
+            "PostToolBatch block", verdict)
+        self.texts = texts_but(rendered, Placement.RESULT)
 
 
 class Renderer:
@@ -89,6 +103,12 @@ class ToolGo:
     reason: str | None = None
     rewritten: bool = False
 
+    def describe(self) -> dict[str, Any]:
+        """The pending decision, for a runtime's approval surface (its call metadata)."""
+        return {"hookwire": {"decision": self.verdict.decision.value, "reason": self.reason,
+                             "original_input": dict(self.verdict.original_input or {}),
+                             "effective_input": dict(self.input)}}
+
 
 def invalid_rewrite(tool_name: str, error: object) -> str:
     """What the model reads when a hook rewrote a tool's input into one its schema refuses."""
@@ -130,14 +150,50 @@ def status_error_kind(status: int) -> str:
     return "unknown"
 
 
+#: Words in the class names of provider SDK errors that carry no HTTP status, and their kind.
+_NAMED_KINDS = (("RateLimit", "rate_limit"), ("Overloaded", "overloaded"),
+                ("Authentication", "authentication_failed"), ("ServerError", "server_error"),
+                ("RequestRejected", "invalid_request"), ("TokenLimit", "max_output_tokens"))
+
+
 def error_kind(exc: BaseException) -> str:
     """Claude Code's short error kind for a failed model request: from the HTTP status the
-    provider SDKs put on their errors (``status_code``, ``code``, or ``response.status_code``)."""
+    provider SDKs put on their errors (``status_code``, ``code``, or ``response.status_code``),
+    else from the error's class names (``ModelRateLimitError``: ``rate_limit``); a group of
+    errors (fallback models) by its last."""
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        return error_kind(exc.exceptions[-1])
     for status in (getattr(exc, "status_code", None), getattr(exc, "code", None),
                    getattr(getattr(exc, "response", None), "status_code", None)):
         if isinstance(status, int) and not isinstance(status, bool):
             return status_error_kind(status)
-    return "unknown"
+    names = " ".join(c.__name__ for c in type(exc).__mro__)
+    return next((kind for word, kind in _NAMED_KINDS if word in names), "unknown")
+
+
+def hookwire_error(exc: BaseException) -> BaseException:
+    """The hookwire exception ``exc`` wraps (runtimes re-raise what a callback raised inside
+    their own), else ``exc``."""
+    seen: list[BaseException] = []
+    cause: BaseException | None = exc
+    while cause is not None and not any(cause is s for s in seen):
+        if isinstance(cause, HookwireError):
+            return cause
+        seen.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    return exc
+
+
+def place(items: list[Any], texts: Iterable[ModelText], make: Any, is_prompt: Any) -> None:
+    """Put ``texts`` (each made into an item by ``make``) into ``items``: those the harness
+    puts before the user's prompt just before the last item ``is_prompt`` finds (or at the
+    end), the others at the end, in order."""
+    texts = list(texts)
+    before = [make(t) for t in texts if t.placement is Placement.BEFORE_PROMPT]
+    if before:
+        at = next((i for i in range(len(items) - 1, -1, -1) if is_prompt(items[i])), len(items))
+        items[at:at] = before
+    items += [make(t) for t in texts if t.placement is not Placement.BEFORE_PROMPT]
 
 
 class Anchored:

@@ -21,7 +21,9 @@ seam, the Stop continuation loop (the cap is the session's), ``ask`` answered by
 ``approve`` seam or refused, nested runs (the same session and turn, with the sub-agent
 seams), ``tool_batch`` over the calls since the last model request, and every text the model
 reads (:mod:`hookwire.render`: each dialect's wording, or the neutral form). Runtimes whose
-callbacks are blocking, or hop event loops, drive it through :class:`BlockingDriver`.
+callbacks are blocking, or hop event loops, drive it through :class:`BlockingDriver`. An
+adapter class subclasses :class:`HostAdapter` for the rest: its driver, ``problems``, the
+session's ``with`` blocks, and a tool call run between its hooks (:meth:`HostAdapter.run_tool`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import itertools
 import logging
 import threading
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from hookwire._hostrun import HostRun, current_run
@@ -45,15 +47,19 @@ from hookwire._hosttypes import (
     ToolBatchBlocked,
     ToolGo,
     error_kind,
+    hookwire_error,
     invalid_rewrite,
     output_text,
+    place,
     prompt_text,
     status_error_kind,
 )
 from hookwire.hostparts import HostMcp, HostModel, HostParts
 from hookwire.hosts import HostProfile
+from hookwire.problems import Problem, ProblemKind
 from hookwire.render import ModelText
 from hookwire.session import Session
+from hookwire.tools import mcp_name
 
 log = logging.getLogger("hookwire.driver")
 T = TypeVar("T")
@@ -85,6 +91,7 @@ class HostDriver:
         self._problems: tuple[Any, ...] = ()
         self._stack: contextlib.AsyncExitStack | None = None
         self._ids = itertools.count(1)
+        self._mcp: set[str] = set()  # runtime tool names looked at as MCP tools
 
     # -- session -------------------------------------------------------------------------------
 
@@ -119,14 +126,28 @@ class HostDriver:
         if self.session is not None:
             self.session.parts = self.kernel.parts.over(self.parts)
 
-    def map_mcp(self, runtime_name: str, server: str, tool: str) -> None:
-        """Hooks see the runtime's MCP tool ``runtime_name`` as ``mcp__server__tool``."""
-        from hookwire.tools import mcp_name
-
-        try:
-            self.kernel.map_tool(runtime_name, mcp_name(server, tool))
-        except Exception as exc:  # a mapping the user gave first, or a name no dialect takes
-            log.debug("MCP tool %s not mapped: %s", runtime_name, exc)
+    def map_mcp(self, runtime_name: str, server: str | None, tool: str, *,
+                unnamed: str = "a name") -> None:
+        """Hooks see the runtime's MCP tool ``runtime_name`` as ``mcp__server__tool`` (once
+        per name; a mapping the user gave wins). A server without a name (``unnamed`` says
+        which is missing), or one no harness name can carry, is a problem: hooks see the
+        runtime's own name."""
+        if runtime_name in self._mcp or self.kernel.tools.get(runtime_name) is not None:
+            return
+        self._mcp.add(runtime_name)
+        host = self.host.name if self.host is not None else "runtime"
+        if not server:
+            message = (f"{host} tool {runtime_name!r} comes from an MCP server without "
+                       f"{unnamed}: hooks see it as {runtime_name!r}, not as mcp__<server>__"
+                       f"{tool}; map it with kernel.map_tool({runtime_name!r}, "
+                       f"mcp_name(<server>, {tool!r}))")
+        else:
+            try:
+                self.kernel.map_tool(runtime_name, mcp_name(server, tool))
+                return
+            except Exception as exc:  # a server name no harness name can carry
+                message = f"{host} MCP tool {runtime_name!r} keeps its own name: {exc}"
+        self.add_problem(Problem(kind=ProblemKind.CONFIG, message=message))
 
     def new_session(self) -> Session:
         """A session of this driver (not entered)."""
@@ -249,6 +270,100 @@ class BlockingDriver:
                 portal_cm.__exit__(None, None, None)
 
 
-__all__ = ["Action", "Anchored", "BlockingDriver", "HostDriver", "HostRun", "PromptBlocked",
-           "Renderer", "RunHalted", "ToolBatchBlocked", "ToolGo", "current_run", "error_kind",
-           "invalid_rewrite", "output_text", "prompt_text", "status_error_kind"]
+class HostAdapter:
+    """What an adapter holds besides its translation: ``driver`` (a
+    :class:`~hookwire.driver.HostDriver` for the ``host`` profile; the other keywords are the
+    driver's), and with ``blocking=True`` a :class:`~hookwire.driver.BlockingDriver` over it
+    (the session lives on a helper thread). :meth:`acall` and :meth:`call` run a driver
+    coroutine function the way this adapter drives it; :meth:`run_tool` runs a tool call
+    between its hooks. ``async with`` shares one session across the runs inside it."""
+
+    def __init__(self, kernel: Any, *, host: HostProfile, max_stop_blocks: int | None = 8,
+                 neutral: bool = False, blocking: bool = True, **session_fields: Any) -> None:
+        self.kernel = kernel
+        self.driver = HostDriver(kernel, host=host, max_stop_blocks=max_stop_blocks,
+                                 neutral=neutral, **session_fields)
+        self._blocking = BlockingDriver(self.driver) if blocking else None
+
+    @property
+    def problems(self) -> tuple[Any, ...]:
+        """Why configured hooks cannot run here (``hookwire.problems.Problem``s: config
+        problems, events this runtime never emits, tool matchers that match none of its tools,
+        the adapter's own); each is also logged once as a warning on the ``hookwire`` logger."""
+        return self.driver.problems
+
+    async def acall(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
+        """``await fn(...)``, on the session's helper thread if the adapter has one."""
+        if self._blocking is not None:
+            return await self._blocking.acall(fn, *args, **kwargs)
+        return await fn(*args, **kwargs)
+
+    def call(self, fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) -> T:
+        """``fn(...)`` from blocking code, on the session's helper thread."""
+        return self._sync().call(fn, *args, **kwargs)
+
+    def close(self, reason: str = "other") -> None:
+        """``session_end``, and the helper thread stops (a later run starts a new session)."""
+        self._sync().close(reason)
+
+    def __enter__(self) -> Any:
+        """One session across every run inside this block."""
+        self._sync().open()
+        return self
+
+    def _sync(self) -> BlockingDriver:
+        if self._blocking is None:
+            raise TypeError(f"{type(self).__name__}'s session ends with its `async with` block")
+        return self._blocking
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Any:
+        if self._blocking is None:
+            await self.driver.start()
+        else:
+            import anyio.to_thread
+
+            await anyio.to_thread.run_sync(self._blocking.open)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._blocking is None:
+            await self.driver.close()
+        else:
+            import anyio.to_thread
+
+            await anyio.to_thread.run_sync(self.close)
+
+    async def run_tool(self, run: HostRun, name: str, tool_input: Mapping[str, Any],
+                       call_id: str, invoke: Callable[[], Awaitable[Any]], *,
+                       failed: Callable[[Any], str | None] | None = None,
+                       content: Callable[[Any], Any] | None = None,
+                       passthrough: tuple[type[BaseException], ...] = ()) -> tuple[Any, Any]:
+        """Run a tool call the hooks let run: ``invoke()`` inside :meth:`HostRun.tool_running`
+        (an agent run it starts is nested). An exception (but ``passthrough``, the runtime's
+        control flow) is ``tool_failure`` and raised again; a result that ``failed`` says is
+        the runtime's own error report (its text) is ``tool_failure`` too. Returns the result
+        and what the model gets: ``content(result)`` (default: the result), or what a
+        ``tool_post`` hook replaced it with."""
+        try:
+            with run.tool_running():
+                result = await invoke()
+        except passthrough:
+            raise
+        except Exception as exc:
+            await self.acall(run.tool_failed, name, tool_input, call_id, str(exc) or repr(exc))
+            raise
+        value = content(result) if content is not None else result
+        error = failed(result) if failed is not None else None
+        if error is not None:
+            await self.acall(run.tool_failed, name, tool_input, call_id, error)
+            return result, value
+        return result, await self.acall(run.tool_done, name, tool_input, call_id, value)
+
+
+__all__ = ["Action", "Anchored", "BlockingDriver", "HostAdapter", "HostDriver", "HostRun",
+           "PromptBlocked", "Renderer", "RunHalted", "ToolBatchBlocked", "ToolGo", "current_run",
+           "error_kind", "hookwire_error", "invalid_rewrite", "output_text", "place",
+           "prompt_text", "status_error_kind"]

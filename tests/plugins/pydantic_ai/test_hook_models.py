@@ -212,6 +212,6 @@ async def test_all_five_handler_types_run_unmodified(tmp_path: Path, five_handle
     assert five_handlers.read("mcp.log") == ["echo hi", "rm -rf build"]
     agent_hook = [r for r in model.hook_requests if r[1].output_tools[0:1]
                   and r[1].output_tools[0].name == "StructuredOutput"]
-    assert len(agent_hook) == 4 and len(model.hook_requests) == 6  # 2 × (1 prompt + 2 agent)
+    assert len(agent_hook) == 4 and len(model.hook_requests) == 6  # per call: 1 prompt, 2 agent
     denied = returns(model.agent_requests[2])[-1]
     assert "PreToolUse:Bash hook error: the guard server refuses rm" in denied

@@ -6,19 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from hookwire.plugins._lazy import exports
 
 __all__ = ["HookwireHooks", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
-
-
-def __getattr__(name: str) -> Any:
-    # lazily: every Kernel() imports this package (the host profile's entry point is in it)
-    if name in ("PromptBlocked", "RunHalted", "ToolBatchBlocked"):
-        from hookwire import driver
-
-        return getattr(driver, name)
-    if name == "HookwireHooks":
-        from hookwire.plugins.claude_agent_sdk.hooks import HookwireHooks
-
-        return HookwireHooks
-    raise AttributeError(name)
+__getattr__ = exports("hookwire.plugins.claude_agent_sdk.hooks", "HookwireHooks")

@@ -6,22 +6,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hookwire.plugins._lazy import exports
 
 if TYPE_CHECKING:
     from hookwire.driver import PromptBlocked, RunHalted, ToolBatchBlocked
 
 __all__ = ["HookwireMiddleware", "PromptBlocked", "RunHalted", "ToolBatchBlocked"]
-
-
-def __getattr__(name: str) -> Any:
-    # lazily: every Kernel() imports this package (the host profile's entry point is in it)
-    if name in ("PromptBlocked", "RunHalted", "ToolBatchBlocked"):
-        from hookwire import driver
-
-        return getattr(driver, name)
-    if name == "HookwireMiddleware":
-        from hookwire.plugins.langchain.middleware import HookwireMiddleware
-
-        return HookwireMiddleware
-    raise AttributeError(name)
+__getattr__ = exports("hookwire.plugins.langchain.middleware", "HookwireMiddleware")

@@ -33,27 +33,18 @@ from langgraph.types import Command, interrupt
 
 from hookwire.driver import (
     Action,
-    BlockingDriver,
-    HostDriver,
+    HostAdapter,
     HostRun,
     PromptBlocked,
     RunHalted,
     ToolBatchBlocked,
     ToolGo,
-    error_kind,
     prompt_text,
 )
 from hookwire.kernel import Kernel
 from hookwire.plugins.langchain.model import LangChainModel
 from hookwire.plugins.langchain.profile import PROFILE
-from hookwire.render import (
-    Placement,
-    first_text,
-    render_feedback,
-    source_label,
-    texts_at,
-    texts_but,
-)
+from hookwire.render import Placement, source_label, texts_at, texts_but
 
 #: Marks the message a blocking tool-batch hook ended the loop with.
 _BLOCKED = "hookwire_tool_batch_blocked"
@@ -63,61 +54,32 @@ _NOT_A_MODEL_FAILURE = (GraphBubbleUp, PromptBlocked, RunHalted)
 _NOT_A_TOOL_FAILURE = _NOT_A_MODEL_FAILURE
 
 
-class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
-    """Runs hookwire's hooks and plugins at a LangChain agent's seams.
-
+class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
+    """Runs hookwire's hooks and plugins at a LangChain agent's seams:
     ``create_agent(model, tools, middleware=[HookwireMiddleware(kernel, cwd=project)])``. The
     session opens on first use (``session_start``) and ends with :meth:`close` or the ``with``
-    block (``session_end``). ``approval``: ``"auto"`` interrupts for ``ask`` when the agent
-    has a checkpointer, ``"interrupt"`` always does, ``"kernel"`` never does.
-
-    The session is opened for the ``langchain`` host profile, and the tools each model call is
-    given are declared to it; :attr:`problems` lists every reason a configured hook cannot run
-    here (each is also logged once as a warning on the ``hookwire`` logger).
-
-    Hook text reaches the model in its harness's wording and place (:mod:`hookwire.render`);
-    ``neutral=True`` gives hookwire's neutral labelled form instead.
-    """
+    block (``session_end``); the tools each model call is given are declared to it.
+    ``approval``: ``"auto"`` interrupts for ``ask`` when the agent has a checkpointer,
+    ``"interrupt"`` always does, ``"kernel"`` never does."""
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
                  approval: str = "auto", neutral: bool = False,
                  **session_fields: Any) -> None:
-        self.kernel = kernel
+        super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks, neutral=neutral,
+                         **session_fields)
         self.approval = approval
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 neutral=neutral, **session_fields)
-        self._blocking = BlockingDriver(self.driver)
         self.tools = []
         self._runs: dict[Any, HostRun] = {}  # graph run → its driver run
         # keyed by (graph run, tool_call_id): agents nested in a tool may reuse call ids
         self._go: dict[tuple[Any, str], ToolGo] = {}
-
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        """Why configured hooks cannot run with this agent (``hookwire.problems.Problem``s:
-        ``kind``, ``message``): config problems, events LangChain never emits, tool matchers
-        that match none of the agent's tools. Each is also logged once as a warning on the
-        ``hookwire`` logger."""
-        return self.driver.problems
-
-    def close(self, reason: str = "other") -> None:
-        """Fire ``session_end`` and stop the session's helper thread."""
-        self._blocking.close(reason)
-
-    def __enter__(self) -> HookwireMiddleware:
-        self._blocking.open()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- prompt --------------------------------------------------------------------------------
 
     def before_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         run = self.driver.begin(_last_human(state["messages"]))
         self._runs[_graph_run()] = run
-        self._blocking.call(run.open)
-        texts = self._blocking.call(run.before_model)  # the prompt (nested: sub-agent start)
+        self.call(run.open)
+        texts = self.call(run.before_model)  # the prompt (nested: sub-agent start)
         after = _messages(texts_but(texts, Placement.BEFORE_PROMPT, Placement.RESULT))
         before = _messages(texts_at(texts, Placement.BEFORE_PROMPT))
         last = state["messages"][-1] if state["messages"] else None
@@ -139,16 +101,11 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         if run is None:
             return None
         try:
-            texts = self._blocking.call(run.before_model)
+            texts = self.call(run.before_model)
         except ToolBatchBlocked as blocked:  # the harness's run result; neutral: labelled
-            verdict = blocked.verdict
-            rendered = self.driver.render(verdict)
-            text = first_text(rendered, Placement.RESULT) or render_feedback(
-                "PostToolBatch block", verdict)
-            who = verdict.reasons[0].source.label() if verdict.reasons else "hookwire"
-            stop = SystemMessage(text, additional_kwargs={_BLOCKED: True, "hookwire_source": who})
-            return {"messages": [*_messages(texts_but(rendered, Placement.RESULT)), stop],
-                    "jump_to": "end"}
+            stop = SystemMessage(blocked.text, additional_kwargs={
+                _BLOCKED: True, "hookwire_source": blocked.source.label()})
+            return {"messages": [*_messages(blocked.texts), stop], "jump_to": "end"}
         messages = _messages(texts)
         return {"messages": messages} if messages else None
 
@@ -199,7 +156,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         run = self._runs.get(_graph_run())
         if run is not None:
             run.model_answered(_turn_ai(request.messages))
-            self._blocking.call(run.model_failed, error_kind(exc), str(exc) or repr(exc))
+            self.call(run.model_failed, exc)
 
     # -- stop ----------------------------------------------------------------------------------
 
@@ -212,7 +169,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         last = state["messages"][-1] if state["messages"] else None
         if isinstance(last, SystemMessage) and last.additional_kwargs.get(_BLOCKED):
             return None  # a tool-batch hook ended the loop: no stop
-        texts = self._blocking.call(run.stop, _last_ai(state["messages"]))
+        texts = self.call(run.stop, _last_ai(state["messages"]))
         if texts is None:
             return None
         self._runs[key] = run  # the turn goes on
@@ -234,7 +191,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         except _NOT_A_TOOL_FAILURE:
             raise
         except Exception as exc:
-            self._blocking.call(run.tool_failed, *_call(request), str(exc) or repr(exc))
+            self.call(run.tool_failed, *_call(request), str(exc) or repr(exc))
             raise
         return self._after_tool(run, request, result)
 
@@ -249,7 +206,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         except _NOT_A_TOOL_FAILURE:
             raise
         except Exception as exc:
-            await self._blocking.acall(run.tool_failed, *_call(request), str(exc) or repr(exc))
+            await self.acall(run.tool_failed, *_call(request), str(exc) or repr(exc))
             raise
         return await anyio.to_thread.run_sync(self._after_tool, run, request, result)
 
@@ -260,11 +217,11 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         run = self._runs.get(graph)
         if run is None:  # its start went unseen (a resume in a new process): still guarded
             run = self._runs[graph] = self.driver.begin("", resumed=True)
-            self._blocking.call(run.open)
+            self.call(run.open)
         name, args, call_id = _call(request)
         # LangGraph re-runs the tools node when an interrupt is resumed: answer from the cache
         key = (graph, call_id)
-        go = self._go.get(key) or self._blocking.call(run.tool_pre, name, args, call_id)
+        go = self._go.get(key) or self.call(run.tool_pre, name, args, call_id)
         self._go[key] = go
         if go.action in (Action.ASK, Action.DEFER):
             go = self._resolve_ask(run, name, go, call_id)
@@ -287,7 +244,7 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
             text = refusal or go.reason or "denied: approval required"
             run.refuse(call_id, text)
             return attrs.evolve(go, action=Action.REFUSE, text=text)
-        return self._blocking.call(run.approve, name, go, call_id)
+        return self.call(run.approve, name, go, call_id)
 
     def _after_tool(self, run: HostRun, request: Any, result: Any) -> Any:
         name, args, call_id = _call(request)
@@ -295,9 +252,9 @@ class HookwireMiddleware(AgentMiddleware[Any, Any, Any]):
         if not isinstance(result, ToolMessage):
             return result  # a Command from the tool: nothing to observe
         if result.status == "error":  # the ToolNode turned an exception into a message
-            self._blocking.call(run.tool_failed, name, args, call_id, str(result.content))
+            self.call(run.tool_failed, name, args, call_id, str(result.content))
             return _with(result, _messages(run.take()))
-        content = self._blocking.call(run.tool_done, name, args, call_id, result.content)
+        content = self.call(run.tool_done, name, args, call_id, result.content)
         if content is not result.content:
             result = result.model_copy(update={"content": _content(content)})
         return _with(result, _messages(run.take()))

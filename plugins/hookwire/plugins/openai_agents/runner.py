@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextvars
 import copy
 import json
-import logging
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,11 +27,9 @@ from agents.run_state import RunState
 from hookwire.driver import (
     Action,
     Anchored,
-    BlockingDriver,
-    HostDriver,
+    HostAdapter,
     HostRun,
     ToolGo,
-    error_kind,
     invalid_rewrite,
     output_text,
     prompt_text,
@@ -44,8 +41,6 @@ from hookwire.plugins.openai_agents.model import OpenAIAgentsModel
 from hookwire.plugins.openai_agents.profile import PROFILE
 from hookwire.render import ModelText
 from hookwire.verdicts import Decision
-
-log = logging.getLogger("hookwire.openai_agents")
 
 #: Set on the ``ToolContext`` when the SDK's default failure message replaced a tool's result.
 _SDK_FAILURE_ATTR = "_function_tool_default_failure_handled"
@@ -64,7 +59,7 @@ _RUN: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("hookwire_ope
                                                                   default=None)
 
 
-class Hookwire:
+class Hookwire(HostAdapter):
     """Runs hookwire's hooks and plugins at an OpenAI Agents SDK agent's seams.
 
     ``hooks = Hookwire(kernel, cwd=project)``, then ``await hooks.run(agent, prompt)`` (or
@@ -73,53 +68,18 @@ class Hookwire:
     :meth:`close` (or the ``with`` / ``async with`` block). ``approval``: ``"interrupt"`` (an
     ``ask`` pauses the run with the SDK's own approval interruption, resumed with
     ``RunState.approve`` / ``reject``) or ``"kernel"`` (the kernel's ``approve`` seam decides,
-    no answer denies). ``problems``: why configured hooks cannot run here (also logged).
-    Hook text reaches the model in its harness's wording and place (:mod:`hookwire.render`);
-    ``neutral=True`` gives hookwire's neutral labelled form instead.
-    """
+    no answer denies)."""
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
                  approval: str = "interrupt", neutral: bool = False,
                  **session_fields: Any) -> None:
         if approval not in ("interrupt", "kernel"):
             raise ValueError(f"approval must be 'interrupt' or 'kernel', not {approval!r}")
-        self.kernel = kernel
+        super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks, neutral=neutral,
+                         **session_fields)
         self.approval = approval
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 neutral=neutral, **session_fields)
-        self._blocking = BlockingDriver(self.driver)
         self._lock = threading.RLock()
-        self._mapped: set[str] = set()
         self._wrapped: dict[int, tuple[Agent[Any], Agent[Any]]] = {}
-
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        """Why configured hooks cannot run in this session (each also logged as a warning on
-        the ``hookwire`` logger): config problems, hooks on events this host never emits, tool
-        matchers that match none of the agent's tools."""
-        return self.driver.problems
-
-    def close(self, reason: str = "other") -> None:
-        """Fire ``session_end`` (if the session started) and stop the helper thread."""
-        self._blocking.close(reason)
-
-    def __enter__(self) -> Hookwire:
-        self._blocking.open()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    async def __aenter__(self) -> Hookwire:
-        import anyio.to_thread
-
-        await anyio.to_thread.run_sync(self._blocking.open)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        import anyio.to_thread
-
-        await anyio.to_thread.run_sync(self.close)
 
     # -- entry points: one user turn each ------------------------------------------------------
 
@@ -137,50 +97,50 @@ class Hookwire:
     async def run(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run`` with hooks: one user turn (stop continuations included)."""
         hooked, run = self._begin(agent, input, streamed=False)
-        await self._blocking.acall(run.host.open)
+        await self.acall(run.host.open)
         try:
             while True:
                 token = _RUN.set(run)
                 try:
                     result = await Runner.run(hooked, input, **self._kwargs(run, kwargs))
                 except openai.APIError as exc:
-                    await self._blocking.acall(_model_failed, run.host, exc)
+                    await self.acall(run.host.model_failed, exc)
                     raise
                 finally:
                     _RUN.reset(token)
-                input = await self._blocking.acall(_stopped, run, result)
+                input = await self.acall(_stopped, run, result)
                 if input is None:
                     return result
                 run = _Run(host=run.host)
         finally:
-            await self._blocking.acall(run.host.close)
+            await self.acall(run.host.close)
 
     def run_sync(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run_sync`` with hooks."""
         hooked, run = self._begin(agent, input, streamed=False)
-        self._blocking.call(run.host.open)
+        self.call(run.host.open)
         try:
             while True:
                 token = _RUN.set(run)
                 try:
                     result = Runner.run_sync(hooked, input, **self._kwargs(run, kwargs))
                 except openai.APIError as exc:
-                    self._blocking.call(_model_failed, run.host, exc)
+                    self.call(run.host.model_failed, exc)
                     raise
                 finally:
                     _RUN.reset(token)
-                input = self._blocking.call(_stopped, run, result)
+                input = self.call(_stopped, run, result)
                 if input is None:
                     return result
                 run = _Run(host=run.host)
         finally:
-            self._blocking.call(run.host.close)
+            self.call(run.host.close)
 
     def run_streamed(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResultStreaming:
         """``Runner.run_streamed`` with hooks. A stop hook fires but cannot continue this run
         (its stream has ended); a failed model request does not fire ``stop_failure``."""
         hooked, run = self._begin(agent, input, streamed=True)
-        self._blocking.call(run.host.open)
+        self.call(run.host.open)
         token = _RUN.set(run)  # the run's task, created here, keeps it
         try:
             return Runner.run_streamed(hooked, input, **self._kwargs(run, kwargs))
@@ -230,8 +190,7 @@ class Hookwire:
         if not isinstance(tool, FunctionTool):
             return tool
         binding = getattr(tool, "_mcp_tool_binding", None)
-        if binding is not None and tool.name not in self._mapped:
-            self._mapped.add(tool.name)
+        if binding is not None:
             self.driver.map_mcp(tool.name, str(binding[0]), str(binding[1]))
         self.driver.declare_tools([tool.name])
         return self._wrap(tool)
@@ -254,7 +213,7 @@ class Hookwire:
             run = _RUN.get()
             if run is None:  # instrumented agent run without hookwire
                 return await _policy(policy, ctx, params, call_id)
-            go = await hw._blocking.acall(hw._pre, run.host, tool.name, params, call_id)
+            go = await hw.acall(hw._pre, run.host, tool.name, params, call_id)
             if go.action is Action.REFUSE:
                 return False  # refused when invoked: the model sees the reason
             if go.action in (Action.ASK, Action.DEFER):
@@ -271,7 +230,7 @@ class Hookwire:
             go = hw.driver.pre.get(call_id)
             approved = go is not None  # the SDK only invokes an asked call once approved
             if go is None:
-                go = await hw._blocking.acall(hw._pre, host, tool.name, args, call_id)
+                go = await hw.acall(hw._pre, host, tool.name, args, call_id)
             if go.action is Action.REFUSE or (not approved and go.action is not Action.RUN):
                 if go.action is not Action.REFUSE:
                     host.refuse(call_id, go.text or "")
@@ -285,21 +244,14 @@ class Hookwire:
                     host.refuse(call_id, text)
                     return text
                 args_json = json.dumps(effective)
-            try:
-                with host.tool_running():  # a run started by the tool is nested in this one
-                    sub = _sub_agent(tool)
-                    result = await (inner(ctx, args_json) if sub is None else
-                                    hw._as_tool(sub, inner, ctx, args_json))
-            except Exception as exc:
-                await hw._blocking.acall(host.tool_failed, tool.name, effective, call_id,
-                                         str(exc) or repr(exc))
-                raise
-            if getattr(ctx, _SDK_FAILURE_ATTR, False):  # the SDK's message replaced an error
-                await hw._blocking.acall(host.tool_failed, tool.name, effective, call_id,
-                                         str(result))
-                return result
-            return await hw._blocking.acall(host.tool_done, tool.name, effective, call_id,
-                                            result)
+            sub = _sub_agent(tool)
+            _, sent = await hw.run_tool(
+                host, tool.name, effective, call_id,
+                lambda: inner(ctx, args_json) if sub is None else
+                hw._as_tool(sub, inner, ctx, args_json),
+                # the SDK's own message replaced an error
+                failed=lambda r: str(r) if getattr(ctx, _SDK_FAILURE_ATTR, False) else None)
+            return sent
 
         wrapped.on_invoke_tool = on_invoke_tool
         wrapped.needs_approval = needs_approval
@@ -311,16 +263,16 @@ class Hookwire:
         place by :meth:`instrument`) report to a nested run with the sub-agent seams."""
         sub = self.driver.begin(_input_text(_parse(args_json).get("input") or ""),
                                 agent_type=agent.name or "agent")
-        await self._blocking.acall(sub.open)
+        await self.acall(sub.open)
         token = _RUN.set(_Run(host=sub))
         try:
             result = await inner(ctx, args_json)
         finally:
             _RUN.reset(token)
         try:
-            await self._blocking.acall(sub.stop, output_text(result))
+            await self.acall(sub.stop, output_text(result))
         finally:
-            await self._blocking.acall(sub.close)
+            await self.acall(sub.close)
         return result
 
 
@@ -343,10 +295,6 @@ async def _stopped(run: _Run, result: RunResult) -> Any:
     return [*history, *(_item(t) for t in texts)]
 
 
-async def _model_failed(run: HostRun, exc: openai.APIError) -> None:
-    await run.model_failed(error_kind(exc), str(exc) or repr(exc))
-
-
 class _RunHooks(RunHooks[Any]):
     """The SDK's run hooks for one run: model-boundary seams, chaining the caller's hooks."""
 
@@ -359,7 +307,7 @@ class _RunHooks(RunHooks[Any]):
     async def on_llm_start(self, context: Any, agent: Any, system_prompt: Any,
                            input_items: list[Any]) -> None:
         run = self.run
-        texts = await self.hw._blocking.acall(run.host.before_model,
+        texts = await self.hw.acall(run.host.before_model,
                                               _last_user_text(input_items))
         # anchored where they arose, sent with every later request
         run.injected.add(texts, input_items, _item, _is_prompt)
@@ -378,15 +326,10 @@ class _RunHooks(RunHooks[Any]):
 
     async def on_agent_end(self, context: Any, agent: Any, output: Any) -> None:
         if self.run.streamed and not self.run.host.nested:
-            await self.hw._blocking.acall(_stop_streamed, self.run.host, output)
+            await self.hw.acall(self.run.host.stop, output_text(output),
+                                cannot="run_streamed() cannot: use run() or run_sync()")
         if self.user is not None:
             await self.user.on_agent_end(context, agent, output)
-
-
-async def _stop_streamed(run: HostRun, output: Any) -> None:
-    if await run.stop(output_text(output)) is not None:
-        log.warning("a stop hook asked to continue, but run_streamed() cannot: use run() "
-                    "or run_sync()")
 
 
 def _input_text(input: Any) -> str:

@@ -11,7 +11,6 @@ message, in each dialect's wording (``neutral=True``: hookwire's labelled form).
 
 from __future__ import annotations
 
-import logging
 import typing
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -25,12 +24,7 @@ from pydantic_ai.exceptions import (
     CallDeferred,
     FallbackExceptionGroup,
     ModelAPIError,
-    ModelAuthenticationError,
-    ModelOverloadedError,
-    ModelRateLimitError,
-    ModelRequestRejectedError,
     ModelRetry,
-    ModelServerError,
     OutputTokenLimitExceeded,
     SkipToolExecution,
     ToolFailed,
@@ -51,57 +45,40 @@ from pydantic_ai.tools import (
 )
 from pydantic_graph import End
 
-from hookwire.dialect import ProblemKind
 from hookwire.driver import (
     Action,
-    HostDriver,
+    HostAdapter,
     HostRun,
     PromptBlocked,
     RunHalted,
-    ToolGo,
     invalid_rewrite,
-    status_error_kind,
+    place,
 )
-from hookwire.errors import ConfigError
 from hookwire.kernel import Kernel
 from hookwire.plugins.pydantic_ai.mcpclient import PydanticAIMcp
 from hookwire.plugins.pydantic_ai.model import PydanticAIModel
 from hookwire.plugins.pydantic_ai.profile import PROFILE
-from hookwire.problems import Problem
 from hookwire.render import ModelText, Placement, source_label, texts_at, texts_but
-from hookwire.tools import mcp_name
-
-log = logging.getLogger("hookwire.pydantic_ai")
 
 _CONTROL_FLOW = (SkipToolExecution, CallDeferred, ApprovalRequired, RunHalted, PromptBlocked)
 #: What a failed model request raises once pydantic-ai's own retries (and fallbacks) gave up.
 _MODEL_FAILURES = (ModelAPIError, OutputTokenLimitExceeded, FallbackExceptionGroup)
 
 
-class Hookwire(AbstractCapability[Any]):
-    """Runs hookwire's hooks and plugins at a pydantic-ai agent's seams.
-
-    ``Agent(model, capabilities=[Hookwire(kernel, cwd=project)])``. Each run opens a hookwire
-    session of its own (``session_start`` … ``session_end``, one ``session_id`` across runs,
-    ``source="resume"`` after the first); inside ``async with capability:`` every run shares
-    one session instead. ``max_stop_blocks`` caps stop continuations per turn (Claude Code: 8).
-    Hook text reaches the model in its harness's wording and place (:mod:`hookwire.render`);
-    ``neutral=True`` gives hookwire's neutral labelled form instead.
-
-    The session is opened for the ``pydantic-ai`` host profile; each run declares the agent's
-    tools to it (MCP tools are first mapped to their ``mcp__server__tool`` names), and
-    :attr:`problems` lists every reason a configured hook cannot run here (each is also logged
-    once as a warning on the ``hookwire`` logger).
-    """
+class Hookwire(HostAdapter, AbstractCapability[Any]):
+    """Runs hookwire's hooks and plugins at a pydantic-ai agent's seams:
+    ``Agent(model, capabilities=[Hookwire(kernel, cwd=project)])``. Each run opens a session
+    of its own (one ``session_id`` across runs, ``source="resume"`` after the first); inside
+    ``async with capability:`` every run shares one. The tools each request offers are
+    declared to it, MCP tools mapped to ``mcp__server__tool`` first (the toolset's ``id`` is
+    the server); :attr:`problems` says why configured hooks cannot run here."""
 
     def __init__(self, kernel: Kernel, *, max_stop_blocks: int | None = 8,
                  neutral: bool = False, **session_fields: Any) -> None:
-        self.kernel = kernel
+        super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks, neutral=neutral,
+                         blocking=False, session_per_run=True, **session_fields)
         self.max_stop_blocks = max_stop_blocks
         self.neutral = neutral
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 neutral=neutral, session_per_run=True, **session_fields)
-        self._mcp_seen: set[str] = set()  # runtime tool names looked at as MCP tools
         self._run: HostRun | None = None
         self._tool_error: BaseException | None = None  # the last exception a tool raised
 
@@ -112,22 +89,6 @@ class Hookwire(AbstractCapability[Any]):
     @classmethod
     def get_serialization_name(cls) -> str | None:
         return None  # holds a live kernel: not constructible from an agent spec
-
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        """Why configured hooks cannot run with this agent (``hookwire.problems.Problem``s:
-        ``kind``, ``message``): config problems, events pydantic-ai never emits, tool matchers
-        that match none of the agent's tools, MCP tools whose server has no name. Each is also
-        logged once as a warning on the ``hookwire`` logger."""
-        return self.driver.problems
-
-    async def __aenter__(self) -> Hookwire:
-        """Share one session across the runs inside this block."""
-        await self.driver.start()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.driver.close()
 
     def _current(self) -> HostRun:
         if self._run is None:
@@ -155,7 +116,7 @@ class Hookwire(AbstractCapability[Any]):
             return await handler()
         except _MODEL_FAILURES as exc:
             if exc is not self._tool_error:  # not an inner agent's, raised by a tool
-                await run.model_failed(_error_kind(exc), str(exc) or repr(exc))
+                await run.model_failed(exc)
             raise
         finally:
             await run.close()
@@ -165,7 +126,13 @@ class Hookwire(AbstractCapability[Any]):
         self._declare_tools(ctx)
         texts = await run.before_model()
         before = texts_at(texts, Placement.BEFORE_PROMPT)
-        if before and not _before_prompt(request_context, before):
+        request = (getattr(request_context, "messages", None) or [None])[-1]
+        if isinstance(request, ModelRequest) and any(isinstance(p, UserPromptPart)
+                                                     for p in request.parts):
+            parts = list(request.parts)  # Codex's SessionStart context: before the prompt
+            place(parts, before, _part, lambda p: isinstance(p, UserPromptPart))
+            request.parts = parts
+        else:
             self._place(ctx, before)  # no user prompt in this request: after it, then
         # from here, pydantic-ai adds it to this very request
         self._place(ctx, texts_but(texts, Placement.BEFORE_PROMPT, Placement.RESULT))
@@ -180,25 +147,9 @@ class Hookwire(AbstractCapability[Any]):
         names = [n for n, t in tools.items()
                  if getattr(t.tool_def, "kind", "function") != "output"]
         for name in names:
-            if name in self._mcp_seen or self.kernel.tools.get(name) is not None:
-                continue
-            self._mcp_seen.add(name)
             origin = _mcp_origin(name, tools[name])
-            if origin is None:
-                continue
-            server, original = origin
-            if not server:
-                self.driver.add_problem(Problem(kind=ProblemKind.CONFIG, message=(
-                    f"pydantic-ai tool {name!r} comes from an MCP server without an `id`: hooks "
-                    f"see it as {name!r}, not as mcp__<server>__{original}; give the MCPToolset "
-                    f"an id= or map it with kernel.map_tool({name!r}, mcp_name(<server>, "
-                    f"{original!r}))")))
-                continue
-            try:
-                self.kernel.map_tool(name, mcp_name(server, original))
-            except ConfigError as exc:  # a server id no harness name can carry
-                self.driver.add_problem(Problem(kind=ProblemKind.CONFIG, message=(
-                    f"pydantic-ai MCP tool {name!r} keeps its own name: {exc}")))
+            if origin is not None:
+                self.driver.map_mcp(name, *origin, unnamed="an `id` (MCPToolset(id=...))")
         self.driver.declare_tools(names)
 
     async def wrap_tool_validate(self, ctx: RunContext[Any], *, call: Any, tool_def: Any,
@@ -211,7 +162,7 @@ class Hookwire(AbstractCapability[Any]):
         # A halt (``continue: false``) does not stop this tool: as in Claude Code the tool is
         # handled as decided, and the run stops at the next seam (the session's halt is sticky).
         if go.action is Action.DEFER:
-            raise CallDeferred(metadata=_metadata(go))
+            raise CallDeferred(metadata=go.describe())
         effective = validated
         if go.rewritten and go.action is not Action.REFUSE:
             try:  # the rewritten input goes through the tool's own validator again
@@ -221,7 +172,7 @@ class Hookwire(AbstractCapability[Any]):
                 run.refuse(call_id, text)
                 raise ToolFailed(text) from None
         if go.action is Action.ASK:
-            raise ApprovalRequired(metadata=_metadata(go))
+            raise ApprovalRequired(metadata=go.describe())
         if go.action is Action.REFUSE:  # the refusal, as the hook's harness words it
             raise ToolFailed(go.text or "denied by a hook")
         return effective
@@ -252,16 +203,14 @@ class Hookwire(AbstractCapability[Any]):
                                 ) -> Any:
         run = self._current()
         try:
-            with run.tool_running():  # an agent run inside it is nested
-                result = await handler(args)
+            _, sent = await self.run_tool(run, call.tool_name, args, call.tool_call_id,
+                                          lambda: handler(args), passthrough=_CONTROL_FLOW)
         except _CONTROL_FLOW:
             raise
         except Exception as exc:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
             self._tool_error = exc
-            await run.tool_failed(call.tool_name, args, call.tool_call_id, str(exc) or repr(exc))
             self._place(ctx, run.take())
             raise
-        sent = await run.tool_done(call.tool_name, args, call.tool_call_id, result)
         self._place(ctx, run.take())  # right after the tool's result
         return sent
 
@@ -280,13 +229,11 @@ class Hookwire(AbstractCapability[Any]):
         output = getattr(result.data, "output", None)
         if isinstance(output, DeferredToolRequests):
             return result  # paused for approval, not a stop
-        feedback = await run.stop(_last_text(ctx, output))
-        if feedback is not None and type(node).__name__ == "SetFinalResult":
-            # run_stream hands the first final output to the caller mid-stream: there is
-            # no later model request to redirect to. iter() and run() can continue.
-            log.warning("a stop hook asked to continue, but run_stream() cannot: use "
-                        "run(), iter() or run_stream_events()")
-            return result
+        # run_stream hands the first final output to the caller mid-stream: there is no
+        # later model request to redirect to. iter() and run() can continue.
+        cannot = ("run_stream() cannot: use run(), iter() or run_stream_events()"
+                  if type(node).__name__ == "SetFinalResult" else None)
+        feedback = await run.stop(_last_text(ctx, output), cannot=cannot)
         self._place(ctx, feedback or [])  # contexts, then the continuation's feedback
         return result
 
@@ -333,44 +280,12 @@ def _part(text: ModelText) -> str | SystemPromptPart:
     return SystemPromptPart(text.text, metadata={"hookwire": {"source": source_label(text)}})
 
 
-def _before_prompt(request_context: Any, texts: list[ModelText]) -> bool:
-    """Put ``texts`` just before the user prompt of the request being prepared (where Codex
-    puts SessionStart context); ``False`` when that request has no user prompt."""
-    messages = getattr(request_context, "messages", None) or []
-    request = messages[-1] if messages else None
-    if not isinstance(request, ModelRequest):
-        return False
-    parts = list(request.parts)
-    at = next((i for i, p in enumerate(parts) if isinstance(p, UserPromptPart)), None)
-    if at is None:
-        return False
-    parts[at:at] = [_part(t) for t in texts]  # type: ignore[misc]
-    request.parts = parts
-    return True
-
-
-def _metadata(go: ToolGo) -> dict[str, Any]:
-    verdict = go.verdict
-    return {"hookwire": {
-        "decision": verdict.decision.value,
-        "reason": verdict.reason,
-        "original_input": dict(verdict.original_input or {}),
-        "effective_input": dict(go.input),
-    }}
-
-
 def _returns_deferred(ctx: RunContext[Any]) -> bool:
-    output_type = getattr(ctx.agent, "output_type", None)
-    stack = [output_type]
-    while stack:
-        item = stack.pop()
-        if item is DeferredToolRequests:
-            return True
-        if isinstance(item, list | tuple):
-            stack.extend(item)
-        else:
-            stack.extend(typing.get_args(item))
-    return False
+    def has(t: Any) -> bool:
+        return t is DeferredToolRequests or any(
+            has(a) for a in (t if isinstance(t, list | tuple) else typing.get_args(t)))
+
+    return has(getattr(ctx.agent, "output_type", None))
 
 
 def _text(response: ModelResponse) -> str | None:
@@ -378,29 +293,7 @@ def _text(response: ModelResponse) -> str | None:
     return "\n".join(texts) if texts else None
 
 
-def _error_kind(exc: BaseException) -> str:
-    """Claude Code's short error kind for a failed model request."""
-    if isinstance(exc, FallbackExceptionGroup) and exc.exceptions:
-        return _error_kind(exc.exceptions[-1])  # the last model tried
-    status = getattr(exc, "status_code", None)
-    if isinstance(status, int):
-        return status_error_kind(status)
-    kinds: tuple[tuple[type[BaseException], str], ...] = (
-        (ModelRateLimitError, "rate_limit"), (ModelOverloadedError, "overloaded"),
-        (ModelServerError, "server_error"), (ModelAuthenticationError, "authentication_failed"),
-        (ModelRequestRejectedError, "invalid_request"), (OutputTokenLimitExceeded,
-                                                         "max_output_tokens"))
-    for cls, kind in kinds:
-        if isinstance(exc, cls):
-            return kind
-    return "unknown"
-
-
 def _last_text(ctx: RunContext[Any], output: Any) -> str | None:
     if isinstance(output, str):
         return output
-    for message in reversed(ctx.messages):
-        if isinstance(message, ModelResponse):
-            texts = [p.content for p in message.parts if isinstance(p, TextPart)]
-            return "\n".join(texts) if texts else None
-    return None
+    return next((_text(m) for m in reversed(ctx.messages) if isinstance(m, ModelResponse)), None)
