@@ -46,6 +46,16 @@ async def on_loop(loop: Any, fn: Callable[[], Awaitable[T]]) -> T:
     return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(call(), loop))
 
 
+def running_loop() -> Any:
+    """The asyncio loop running here, if one is (what :func:`on_loop` is given)."""
+    import asyncio
+
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 class McpSessions:
     """Connected MCP sessions by server name, as the host's configuration names them.
     ``sessions`` is a mapping, or a function giving one (read at each call: servers connect

@@ -51,6 +51,7 @@ from hookwire.driver import (
     invalid_rewrite,
 )
 from hookwire.errors import HookwireError
+from hookwire.plugins.google_adk.model import AdkModel
 from hookwire.plugins.google_adk.profile import PROFILE
 from hookwire.render import ModelText
 
@@ -144,6 +145,9 @@ class HookwirePlugin(BasePlugin):
     async def before_run_callback(self, *, invocation_context: Any) -> None:
         ic = invocation_context
         self.driver.declare_tools([n for t in ic.agent.tools if (n := _tool_name(t))])
+        model = getattr(ic.agent, "canonical_model", None)  # prompt and agent hooks ask it
+        if model is not None:
+            self.driver.lend(model=AdkModel(model, loop=asyncio.get_running_loop()))
         state = self._continuing.pop(ic.session.id, None)
         if state is None:
             run = self.driver.begin(_text(ic.user_content) or "", agent_type=ic.agent.name)

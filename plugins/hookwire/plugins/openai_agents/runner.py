@@ -35,7 +35,7 @@ from hookwire.driver import (
     prompt_text,
 )
 from hookwire.kernel import Kernel
-from hookwire.plugins._mcp import McpSessions
+from hookwire.plugins._mcp import McpSessions, running_loop
 from hookwire.plugins._schema import schema_error
 from hookwire.plugins.openai_agents.model import OpenAIAgentsModel
 from hookwire.plugins.openai_agents.profile import PROFILE
@@ -87,7 +87,7 @@ class Hookwire(HostAdapter):
         hooked = self.instrument(agent)  # its tools are declared before the session opens
         # prompt and agent hooks ask its model, mcp_tool hooks call its MCP servers, on the
         # caller's loop (hooks run on the driver's thread)
-        loop = _running_loop()
+        loop = running_loop()
         self.driver.lend(model=OpenAIAgentsModel(agent.model, loop=loop), mcp=McpSessions(
             lambda: {s.name: s for s in agent.mcp_servers}, loop=loop))
         host = self.driver.begin(_input_text(input), resumed=isinstance(input, RunState),
@@ -383,12 +383,3 @@ def _last_user_text(items: Sequence[Any]) -> str:
 
 
 __all__ = ["Hookwire"]
-
-
-def _running_loop() -> Any:
-    import asyncio
-
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:  # run_sync: the SDK makes its loop later
-        return None
