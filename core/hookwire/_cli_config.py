@@ -48,6 +48,10 @@ def add_commands(sub: Any) -> None:
     tr.add_argument("--all", action="store_true", help="every pending or changed hook "
                                                        "(with --revoke: every record)")
     tr.add_argument("--revoke", action="store_true", help="remove the approval of these hooks")
+    tr.add_argument("--list", action="store_true",
+                    help="every approval and pending hook: each file pinned with its hash, "
+                         "what is pinned by text only and why, where the approval is stored")
+    tr.add_argument("--json", action="store_true", help="with --list: one JSON document")
     tr.set_defaults(handler=cmd_trust)
 
     ck = sub.add_parser("check", help="say, for every configured hook, whether it runs for a "
@@ -168,7 +172,7 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
     state = trust.state_of(entry, store, pin)
     rid = trust.hook_id(entry)
     if state == trust.TrustState.TRUSTED:
-        if pin.text_only and (strict or trust.strict_setting()):
+        if pin.loose and (strict or trust.strict_setting()):
             return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
         return "runs", f"{provenance}{on}, trusted, id {rid}, {pin.pinned}"
     if state == trust.TrustState.CHANGED:
@@ -276,6 +280,10 @@ def cmd_trust(args: argparse.Namespace) -> int:
     from hookwire.config import ConfigFileError, collect
     from hookwire.errors import HookwireError
 
+    if args.list or args.json:
+        from hookwire._cli_trustlist import cmd_list
+
+        return cmd_list(args, sys.modules[__name__])
     store = trust.TrustStore()
     if args.revoke:
         ids = list(store.records) if args.all else args.ids

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from hookwire import _chain
+from hookwire import _chain, _helpers
 from hookwire.config._shellwords import Unsafe
 from hookwire.config._shellwords import split as split_words
 from hookwire.runner import Command
@@ -43,10 +43,25 @@ class Pin:
     chain: tuple[tuple[str, str], ...] = ()
     #: Why only the command text is pinned (inline code, a module, npx ...), else ``None``.
     text_only: str | None = None
+    #: The helper files the script loads from its folder (:mod:`hookwire._helpers`):
+    #: ``(path, digest)``, sorted; ``None`` in a record made before helpers were pinned.
+    helpers: tuple[tuple[str, str], ...] | None = None
+    #: The folder pinned as a unit, when its helpers cannot all be found statically.
+    folder: str | None = None
+    #: Why part of what runs is read from its path after the check, or is not pinned (a ruby
+    #: script, a file a shell hook names at run time ...); refused when trust is strict.
+    window: str | None = None
 
     def same(self, other: Pin) -> bool:
-        return (self.path, self.digest, self.interpreter, self.chain, self.text_only) == (
-            other.path, other.digest, other.interpreter, other.chain, other.text_only)
+        return (self.path, self.digest, self.interpreter, self.chain, self.text_only,
+                self.helpers or (), self.folder) == (
+            other.path, other.digest, other.interpreter, other.chain, other.text_only,
+            other.helpers or (), other.folder)
+
+    @property
+    def loose(self) -> str | None:
+        """Why strict trust refuses this pin (text only, or read after the check)."""
+        return (self.text_only and self.pinned) or self.window
 
     @property
     def pinned(self) -> str:
@@ -54,19 +69,32 @@ class Pin:
         if self.text_only or self.path is None:
             return f"pinned by command text only ({self.text_only or self.note})"
         files = len(self.chain) or 1
-        return f"pinned by content ({files} file{'s' if files > 1 else ''} of the exec chain)"
+        text = f"pinned by content ({files} file{'s' if files > 1 else ''} of the exec chain"
+        helpers = [h for h in self.helpers or () if h[1] != _helpers.ABSENT]
+        if helpers:
+            text += f", {len(helpers)} helper file{'s' if len(helpers) > 1 else ''}"
+        if self.folder:
+            text += f", its folder {self.folder} as a unit"
+        text += ")"
+        return text + (f"; read after the check: {self.window}" if self.window else "")
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "digest": self.digest, "interpreter": self.interpreter,
                 "note": self.note, "chain": [list(c) for c in self.chain],
-                "text_only": self.text_only}
+                "text_only": self.text_only,
+                "helpers": [list(h) for h in self.helpers or ()],
+                "folder": self.folder, "window": self.window}
 
     @classmethod
     def from_json(cls, raw: Any) -> Pin:
+        helpers = raw.get("helpers")
         return cls(path=raw.get("path"), digest=raw.get("digest"),
                    interpreter=raw.get("interpreter"), note=raw.get("note"),
                    chain=tuple((str(p), str(d)) for p, d in raw.get("chain") or ()),
-                   text_only=raw.get("text_only"))
+                   text_only=raw.get("text_only"),
+                   helpers=None if helpers is None else tuple(
+                       (str(p), str(d)) for p, d in helpers),
+                   folder=raw.get("folder"), window=raw.get("window"))
 
 
 def command_argv(command: Command) -> tuple[list[str] | None, str | None]:
@@ -136,8 +164,49 @@ def chain_of(command: Command) -> tuple[_chain.Chain | None, str | None]:
     return _chain.resolve(argv, cwd, env), None
 
 
+@attrs.frozen(kw_only=True)
+class Resolved:
+    """What a command runs: its ``pin``, its ``chain``, the bytes read of the project's own
+    files of the chain (``data``) and its ``helpers`` with their bytes."""
+
+    pin: Pin
+    chain: _chain.Chain | None = None
+    data: dict[str, bytes] = attrs.field(factory=dict)
+    helpers: _helpers.HelperSet = attrs.field(factory=_helpers.HelperSet)
+
+
 def resolve_chain(command: Command) -> tuple[Pin, _chain.Chain | None, dict[str, bytes]]:
     """What ``command`` runs, pinned; its chain; the bytes read of the project's own files."""
+    found = resolve_all(command)
+    return found.pin, found.chain, found.data
+
+
+def resolve_all(command: Command) -> Resolved:
+    """What ``command`` runs, pinned, with every byte read for it (each file read once)."""
+    pin, chain, data = _resolve_chain(command)
+    if chain is None or pin.path is None:
+        return Resolved(pin=pin, chain=chain, data=data)
+    cwd, env = _where(command)
+    # only the variables the harness sets for the hook (its project dir ...): the rest of a
+    # process's environment differs between `hookwire trust` and a host
+    env = {k: v for k, v in env.items() if os.environ.get(k) != v}
+    try:
+        helpers = _helpers.scan(chain, list(chain.argv), cwd, env, _read, data.get(pin.path))
+    except OSError as exc:
+        return Resolved(pin=Pin(note=f"cannot read a helper file: {exc.strerror or exc}"),
+                        chain=chain)
+    window = helpers.window
+    for link in chain.links:
+        if link.role == "script" and link.launcher not in ("shell", "python", "node") \
+                and local(link.path, command):
+            runner = os.path.basename(link.runner or "") or str(link.launcher)
+            window = window or (f"{runner} runs {os.path.basename(link.path)} from its path "
+                                "after the check")
+    pin = attrs.evolve(pin, helpers=helpers.files, folder=helpers.folder, window=window)
+    return Resolved(pin=pin, chain=chain, data=data, helpers=helpers)
+
+
+def _resolve_chain(command: Command) -> tuple[Pin, _chain.Chain | None, dict[str, bytes]]:
     chain, why = chain_of(command)
     if chain is None:
         return Pin(note=why, text_only=why), None, {}
@@ -163,8 +232,8 @@ def resolve_chain(command: Command) -> tuple[Pin, _chain.Chain | None, dict[str,
 
 def resolve(command: Command) -> tuple[Pin, bytes | None]:
     """What ``command`` runs, pinned, with the bytes of its main file when they were read."""
-    pin, _, data = resolve_chain(command)
-    return pin, data.get(pin.path or "")
+    found = resolve_all(command)
+    return found.pin, found.data.get(found.pin.path or "")
 
 
 def cannot_run(command: Command) -> tuple[str, str] | None:

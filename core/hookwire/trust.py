@@ -9,7 +9,9 @@ directory (see :func:`hookwire.config.loader.user_dir`). A record pins:
 * the hook's identity — dialect, event, matcher and the exact command text or argv (its hash
   is the hook's id, so an edited command is a new, pending hook);
 * the resolved path of the file that runs (the executable, or the script an interpreter runs);
-* the SHA-256 of that file's content.
+* the SHA-256 of that file's content;
+* the helper files the script loads from its folder (sourced, imported, required), each with
+  its SHA-256, or that folder as a unit (:mod:`hookwire._helpers`).
 
 States: ``pending`` (no record), ``trusted`` (record and file agree), ``changed`` (the file's
 path or content differs from the record: it does not run, and is pending approval again).
@@ -38,7 +40,7 @@ from typing import Any
 
 import attrs
 
-from hookwire import _runs
+from hookwire import _helpers, _runs
 from hookwire._files import atomic_write
 from hookwire._pins import INTERPRETERS as INTERPRETERS
 from hookwire._pins import Pin as Pin
@@ -46,6 +48,7 @@ from hookwire._pins import cannot_run as cannot_run
 from hookwire._pins import command_argv as command_argv
 from hookwire._pins import digest_of as digest_of
 from hookwire._pins import resolve as resolve
+from hookwire._pins import resolve_all as resolve_all
 from hookwire._pins import resolve_chain as resolve_chain
 from hookwire.config.loader import user_dir
 from hookwire.dialect import NO_HARNESS_TRUST, HarnessTrust, HookEntry, Provenance
@@ -317,14 +320,18 @@ class TrustGate:
     def verified(self, entry: HookEntry, seam: Seam, record: Record,
                  command: Command) -> Command | Answer:
         try:
-            current, chain, data = resolve_chain(command)
+            found = resolve_all(command)
+            current, chain = found.pin, found.chain
             if not record.pin.same(current):
                 return self.refuse(entry, seam, difference(record.pin, current))
             if current.text_only and self.strict:
                 return self.refuse(entry, seam, f"it is {current.pinned} and trust is strict")
+            if current.window and self.strict:
+                return self.refuse(entry, seam, f"part of it is read from its path after the "
+                                   f"check ({current.window}) and trust is strict")
             if chain is None or current.path is None:
                 return command  # nothing pinned but the command text (recorded as such)
-            argv = _runs.rewrite(chain, data, self._folder(), command)
+            argv = _runs.rewrite(chain, found.data, self._folder(), command, found.helpers)
             if command.argv is not None:
                 return attrs.evolve(command, argv=tuple(argv))
             return attrs.evolve(command, shell=shlex.join(argv))
@@ -346,6 +353,14 @@ def difference(pinned: Pin, now: Pin) -> str:
     if pinned.interpreter != now.interpreter:
         return (f"its interpreter changed since it was approved ({pinned.interpreter} → "
                 f"{now.interpreter})")
+    if (pinned.digest, pinned.chain) == (now.digest, now.chain):
+        helper = _helpers.difference(pinned.helpers, now.helpers or ())
+        if helper is not None:
+            return helper
+        if pinned.folder != now.folder:
+            return (f"the files it loads changed since it was approved: its folder "
+                    f"{now.folder or pinned.folder} is {'now' if now.folder else 'no longer'} "
+                    "pinned as a unit")
     return (f"{now.path} changed since it was approved (content "
             f"{(now.digest or now.note or '?')[:19]}, approved {(pinned.digest or '?')[:19]})")
 

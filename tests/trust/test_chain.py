@@ -21,16 +21,6 @@ from hookwire.testing import EchoDialect
 from hookwire.trust import TrustGate, TrustStore
 
 
-@pytest.fixture
-def setup(tmp_path: Path, home: Path) -> tuple[Kernel, TrustStore, TrustGate]:
-    kernel = Kernel(load_entry_points=False)
-    kernel.add_dialect(EchoDialect())
-    store = TrustStore(tmp_path / "trust.json")
-    gate = TrustGate(kernel, store, strict=False)
-    kernel.trust_gate = gate
-    return kernel, store, gate
-
-
 def write(path: Path, text: str, mode: int = 0o755) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
@@ -80,7 +70,9 @@ def test_sibling_importing_python_guard_still_blocks_after_trust(setup, tmp_path
           "import json, os, sys\n"
           "from policy import dangerous\n"
           "data = json.load(sys.stdin)\n"
-          "assert os.path.basename(__file__) == 'guard.py' and sys.argv[0] == __file__\n"
+          # as a direct run of Python 3.9+ sets them: argv[0] as given, __file__ joined to cwd
+          "assert sys.argv[0] == './hooks/guard.py'\n"
+          "assert __file__ == os.path.join(os.getcwd(), sys.argv[0])\n"
           "if dangerous(data['tool_input'].get('command', '')):\n"
           "    print('blocked by policy', file=sys.stderr); sys.exit(2)\n", 0o644)
     hook(kernel, store, tmp_path, (sys.executable, "./hooks/guard.py"))

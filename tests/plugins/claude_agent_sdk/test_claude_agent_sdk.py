@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ import pytest
 pytest.importorskip("claude_agent_sdk")
 
 from claude_agent_sdk import (
+    AgentDefinition,
     ClaudeAgentOptions,
     ClaudeSDKClient,
     ResultMessage,
@@ -30,6 +29,8 @@ from hookwire import Kernel
 from hookwire.errors import ConfigError
 from hookwire.plugins.claude_agent_sdk import HookwireHooks
 
+api = sys.modules["_hookwire_sdk_api"]
+
 GUARD = r'''
 import json, os, sys
 data = json.load(sys.stdin)
@@ -38,6 +39,13 @@ with open(os.environ["KIT_LOG"], "a") as fh:
 if data.get("hook_event_name") == "UserPromptSubmit":
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
                                              "additionalContext": "build id is 4242"}}))
+    sys.exit(0)
+if data.get("hook_event_name") == "PostToolUse":
+    print(json.dumps({"decision": "block", "reason": "the output looks wrong"}))
+    sys.exit(0)
+if data.get("hook_event_name") == "SubagentStart":
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "SubagentStart",
+                                             "additionalContext": "helper context 77"}}))
     sys.exit(0)
 if data.get("hook_event_name") == "Stop":
     if not data.get("stop_hook_active"):
@@ -49,69 +57,6 @@ if "rm -rf" in (data.get("tool_input") or {}).get("command", ""):
 '''
 
 
-class Model(ThreadingHTTPServer):
-    """Anthropic Messages on 127.0.0.1: the first request that offers ``run_shell`` calls it
-    with ``command``; every other request answers ``done``. Records each request."""
-
-    def __init__(self, command: str) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.command = command
-        self.requests: list[dict[str, Any]] = []
-        self.called = False
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: Model
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-        if "count_tokens" in self.path:
-            return self._send("application/json", json.dumps({"input_tokens": 10}).encode())
-        self.server.requests.append(body)
-        shell = next((t["name"] for t in body.get("tools") or [] if "run_shell" in t["name"]),
-                     None)
-        if shell and not self.server.called:
-            self.server.called = True
-            block = {"type": "tool_use", "id": "toolu_kit0001", "name": shell,
-                     "input": {"cmd": self.server.command}}
-            stop = "tool_use"
-        else:
-            block, stop = {"type": "text", "text": "done"}, "end_turn"
-        message = {"id": "msg_kit", "type": "message", "role": "assistant",
-                   "model": body.get("model", "kit"), "content": [], "stop_reason": None,
-                   "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
-        events = [("message_start", {"message": message})]
-        if block["type"] == "text":
-            events += [("content_block_start", {"index": 0, "content_block": {
-                "type": "text", "text": ""}}), ("content_block_delta", {"index": 0, "delta": {
-                    "type": "text_delta", "text": block["text"]}})]
-        else:
-            events += [("content_block_start", {"index": 0, "content_block": {
-                **block, "input": {}}}), ("content_block_delta", {"index": 0, "delta": {
-                    "type": "input_json_delta", "partial_json": json.dumps(block["input"])}})]
-        events += [("content_block_stop", {"index": 0}),
-                   ("message_delta", {"delta": {"stop_reason": stop, "stop_sequence": None},
-                                      "usage": {"output_tokens": 1}}),
-                   ("message_stop", {})]
-        self._send("text/event-stream", b"".join(
-            f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n".encode()
-            for kind, data in events))
-
-    def _send(self, kind: str, payload: bytes) -> None:
-        self.send_response(200)
-        self.send_header("content-type", kind)
-        self.send_header("content-length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "guard.py").write_text(GUARD)
@@ -121,31 +66,40 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return proj
 
 
-def model(command: str) -> Iterator[Model]:
-    server = Model(command)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+class Model:
+    """The scripted API's answers: the first request that offers ``run_shell`` calls it with
+    ``command``; every other request answers ``done``."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.called = False
+
+    def __call__(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        shell = next((t["name"] for t in body.get("tools") or [] if "run_shell" in t["name"]),
+                     None)
+        if shell and not self.called:
+            self.called = True
+            return [api.tool_use("toolu_kit0001", shell, {"cmd": self.command})]
+        return [api.text("done")]
+
+
+def model(command: str) -> Iterator[Any]:
+    with api.ScriptedAPI(Model(command)) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
-def run(hooks: HookwireHooks, server: Model, project: Path, ran: list[str]) -> str | None:
+def run(hooks: HookwireHooks, server: Any, project: Path, ran: list[str], *,
+        agents: dict[str, AgentDefinition] | None = None) -> str | None:
     @tool("run_shell", "Run a shell command", {"cmd": str})
     async def run_shell(args: dict[str, Any]) -> dict[str, Any]:
         ran.append(args["cmd"])
         return {"content": [{"type": "text", "text": f"ran: {args['cmd']}"}]}
 
-    home = project.parent / "home"
     options = hooks.options(ClaudeAgentOptions(
         mcp_servers={"kit": create_sdk_mcp_server("kit", tools=[run_shell])},
-        allowed_tools=["mcp__kit__run_shell"], tools=[], setting_sources=[], max_turns=4,
-        cwd=str(project), model="claude-sonnet-4-5",
-        env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "sk-ant-kit",
-             "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
-             "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1"}))
+        allowed_tools=["mcp__kit__run_shell", "Agent"], tools=["Agent"] if agents else [],
+        agents=agents, setting_sources=[], max_turns=6, cwd=str(project),
+        model="claude-sonnet-4-5", env=server.env(str(project.parent / "home"))))
 
     async def main() -> str | None:
         result = None
@@ -162,13 +116,14 @@ def run(hooks: HookwireHooks, server: Model, project: Path, ran: list[str]) -> s
         hooks.close()
 
 
-def kernel_with(project: Path, dialect: str, *, stop: bool = False) -> Kernel:
+def kernel_with(project: Path, dialect: str, *events: str) -> Kernel:
+    """The guard on ``PreToolUse`` (``Bash``) and ``UserPromptSubmit``, and on ``events``."""
     command = f"{sys.executable} {project.parent / 'guard.py'}"
     group = {"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}
     prompt = {"hooks": [{"type": "command", "command": command}]}
     hooks = {"PreToolUse": [group], "UserPromptSubmit": [prompt]}
-    if stop:
-        hooks["Stop"] = [prompt]
+    for event in events:
+        hooks[event] = [group if event.startswith("PostToolUse") else prompt]
     path = project / (".claude/settings.json" if dialect == "claude" else ".codex/hooks.json")
     path.parent.mkdir()
     path.write_text(json.dumps({"hooks": hooks}))
@@ -178,7 +133,13 @@ def kernel_with(project: Path, dialect: str, *, stop: bool = False) -> Kernel:
     return kernel
 
 
-def tool_results(server: Model) -> str:
+def seen(project: Path, event: str) -> list[dict[str, Any]]:
+    """The payloads the guard got for ``event``."""
+    rows = [json.loads(line) for line in (project.parent / "hooks.log").read_text().splitlines()]
+    return [r for r in rows if r["hook_event_name"] == event]
+
+
+def tool_results(server: Any) -> str:
     return json.dumps([b for r in server.requests for m in r.get("messages", [])
                        if isinstance(m.get("content"), list) for b in m["content"]
                        if b.get("type") == "tool_result"])
@@ -219,10 +180,63 @@ def test_hooks_the_cli_loads_itself_are_refused(project: Path) -> None:
 
 def test_a_stop_hook_keeps_the_cli_going_once(project: Path) -> None:
     for server in model("ls"):
-        run(HookwireHooks(kernel_with(project, "claude", stop=True)), server, project, [])
+        run(HookwireHooks(kernel_with(project, "claude", "Stop")), server, project, [])
         seen = [json.loads(line) for line in (project.parent / "hooks.log").read_text()
                 .splitlines()]
         stops = [s["stop_hook_active"] for s in seen if s["hook_event_name"] == "Stop"]
         assert stops == [False, True], "blocked once, then the CLI's stop_hook_active"
         later = json.dumps(server.requests[-1])
         assert "run the tests before you stop" in later, "the model read the feedback"
+
+
+def test_post_tool_use_sees_the_result_and_its_feedback_reaches_the_model(project: Path) -> None:
+    for server in model("ls"):
+        ran: list[str] = []
+        run(HookwireHooks(kernel_with(project, "claude", "PostToolUse")), server, project, ran)
+        assert ran == ["ls"]
+        [post] = seen(project, "PostToolUse")
+        assert (post["tool_name"], post["tool_input"]) == ("Bash", {"command": "ls"})
+        assert "ran: ls" in json.dumps(post["tool_response"])
+        assert post["session_id"] == seen(project, "UserPromptSubmit")[0]["session_id"]
+        assert "the output looks wrong" in json.dumps(server.requests[-1]), \
+            "the model read the PostToolUse hook's feedback"
+
+
+HELPER = "You are the helper agent of this test."
+
+
+def delegating(body: dict[str, Any], state: dict[str, int]) -> list[dict[str, Any]]:
+    """The main agent calls the CLI's agent tool once (in the foreground); the helper agent
+    (its system prompt is :data:`HELPER`) runs ``ls`` once, then both answer."""
+    names = {t["name"] for t in body.get("tools") or []}
+    who = "helper" if HELPER in json.dumps(body.get("system")) else "main"
+    if "mcp__kit__run_shell" not in names:
+        return [api.text("ok")]  # the CLI's side requests
+    state[who] = state.get(who, 0) + 1
+    if who == "main" and state[who] == 1:
+        return [api.tool_use("toolu_main0001", "Agent", {
+            "subagent_type": "helper", "description": "clean up", "prompt": "clean the build",
+            "run_in_background": False})]
+    if who == "helper" and state[who] == 1:
+        return [api.tool_use("toolu_help0001", "mcp__kit__run_shell", {"cmd": "ls"})]
+    return [api.text(f"{who} done")]
+
+
+def test_a_sub_agent_of_the_cli_meets_the_same_session_and_its_seams(project: Path) -> None:
+    state: dict[str, int] = {}
+    with api.ScriptedAPI(lambda body: delegating(body, state)) as server:
+        ran: list[str] = []
+        kernel = kernel_with(project, "claude", "SubagentStart", "SubagentStop")
+        result = run(HookwireHooks(kernel), server, project, ran, agents={"helper": AgentDefinition(
+            description="A helper agent.", prompt=HELPER, tools=["mcp__kit__run_shell"])})
+        assert ran == ["ls"] and result == "main done"
+        [start], [stop] = seen(project, "SubagentStart"), seen(project, "SubagentStop")
+        assert start["agent_type"] == stop["agent_type"] == "helper"
+        assert start["agent_id"] == stop["agent_id"]
+        session = seen(project, "UserPromptSubmit")[0]["session_id"]
+        [pre] = seen(project, "PreToolUse")  # the helper's call, under the same guard
+        assert (pre["tool_name"], pre["session_id"]) == ("Bash", session)
+        assert start["session_id"] == stop["session_id"] == session
+        helper = [r for r in server.requests if HELPER in json.dumps(r.get("system"))]
+        assert "helper context 77" in json.dumps(helper[0]), \
+            "the helper's model read the SubagentStart context"

@@ -40,7 +40,8 @@ from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 from hookwire.driver import BlockingDriver, HostDriver
 from hookwire.errors import ConfigError
 from hookwire.plugins.claude_agent_sdk.profile import PROFILE
-from hookwire.verdicts import Decision, Verdict
+from hookwire.render import render_context
+from hookwire.verdicts import Decision, Halt, Verdict
 
 #: The CLI's hook events the SDK lets a callback answer, and the seam each one fires.
 EVENTS = ("UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop",
@@ -62,6 +63,13 @@ class HookwireHooks:
     @property
     def problems(self) -> tuple[Any, ...]:
         return self.driver.problems
+
+    @property
+    def halted(self) -> Halt | None:
+        """Who stopped the CLI with ``continue: false``, and why, until :meth:`close` (the
+        SDK reports only a result with ``terminal_reason="hook_stopped"``)."""
+        session = self.driver.session
+        return session.halted if session is not None else None
 
     def close(self, reason: str = "other") -> None:
         """``session_end``, and the helper thread stops."""
@@ -147,7 +155,10 @@ def _output(event: str, verdict: Verdict, before: list[str]) -> dict[str, Any]:
     contexts that come first)."""
     out: dict[str, Any] = {}
     specific: dict[str, Any] = {"hookEventName": event}
-    contexts = "\n\n".join([*before, *(c.text for c in verdict.contexts)])
+    # the CLI presents a context as its event's hook context: other than Claude Code's and
+    # Codex's own, each is labelled with its source (hookwire's neutral form)
+    contexts = "\n\n".join([*before, *(c.text if c.source.dialect in ("claude", "codex")
+                                        else render_context(c) for c in verdict.contexts)])
     if contexts and event in ("UserPromptSubmit", "PreToolUse", "PostToolUse",
                               "PostToolUseFailure", "SubagentStart"):
         specific["additionalContext"] = contexts

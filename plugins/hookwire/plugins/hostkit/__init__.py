@@ -117,6 +117,10 @@ class HostHarness(abc.ABC):
     #: Why the runtime itself runs a failing tool again before reporting it once (``None``:
     #: it does not).
     retries_failed_tools: ClassVar[str | None] = None
+    #: Why the runtime itself words what the model reads of a hook's refusal (the Claude Code
+    #: CLI does, for every hook it asks): the scenarios then check that the hook's own text
+    #: reached the model, not hookwire's wording of it (``None``: hookwire words it).
+    renders: ClassVar[str | None] = None
     #: The argument the runtime's agent-as-a-tool takes its request in.
     delegate_arg: ClassVar[str] = "request"
 
