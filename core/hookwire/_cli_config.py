@@ -3,30 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
-
-
-def _foreign_configs(kernel: Any, start: Path) -> list[tuple[str, Path]]:
-    """The native configs of every installed dialect (:meth:`~hookwire.Dialect.config_paths`)
-    that exist for the project: hookwire would not read them on its own. Paths inside the
-    project are shown relative to it."""
-    found: list[tuple[str, Path]] = []
-    for name, info in kernel.dialects.items():
-        try:
-            paths = info.dialect.config_paths(start, None)
-        except Exception:  # a third party's bug must not break `check`
-            continue
-        for path in paths:
-            if path.is_file():
-                shown = path.relative_to(start) if path.is_relative_to(start) else path
-                found.append((name, shown))
-    return found
+from hookwire._cli_common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    _host,
+    _kernel,
+    _load,
+    _pin_now,
+    _print_file_errors,
+    _what,
+    _where,
+)
 
 
 def add_commands(sub: Any) -> None:
@@ -48,6 +40,9 @@ def add_commands(sub: Any) -> None:
     tr.add_argument("--all", action="store_true", help="every pending or changed hook "
                                                        "(with --revoke: every record)")
     tr.add_argument("--revoke", action="store_true", help="remove the approval of these hooks")
+    tr.add_argument("--folder", metavar="PATH", type=Path,
+                    help="trust every hook a repository in PATH brings (its .claude settings, "
+                         ".hookwire/hooks.yaml); with --revoke: stop trusting it")
     tr.add_argument("--list", action="store_true",
                     help="every approval and pending hook: each file pinned with its hash, "
                          "what is pinned by text only and why, where the approval is stored")
@@ -63,213 +58,13 @@ def add_commands(sub: Any) -> None:
                     help="exit 1 when any hook will not run (not only when one is invalid)")
     ck.add_argument("--json", action="store_true",
                     help="print one JSON document: every hook with its status, and counts")
-    ck.set_defaults(handler=cmd_check)
+    ck.set_defaults(handler=_check)
 
 
-# -- shared -------------------------------------------------------------------------------------
+def _check(args: argparse.Namespace) -> int:
+    from hookwire._cli_check import cmd_check
 
-
-def _kernel() -> Any:
-    from hookwire.kernel import Kernel
-
-    return Kernel()
-
-
-def _host(kernel: Any, name: str) -> Any:
-    from hookwire.errors import HookwireError
-
-    hosts = kernel.hosts
-    if name not in hosts:
-        raise HookwireError(f"unknown host {name!r} (declared: {', '.join(sorted(hosts))})")
-    return hosts[name]
-
-
-def _load() -> Any:
-    from hookwire.config import load
-
-    return load(os.getcwd())
-
-
-def _print_file_errors(exc: Any) -> int:
-    for err in getattr(exc, "errors", (exc,)):
-        print(f"invalid     {err.file}:{err.line or '?'}  {err.message}"
-              + (f" (event {err.event})" if err.event else "")
-              + (f" [{err.entry}]" if err.entry else ""))
-    sys.stderr.write("hookwire: error: a hooks file is invalid\n")
-    return EXIT_USAGE
-
-
-def _where(file: str | None, line: int | None) -> str:
-    if file is None:
-        return "<memory>"
-    try:
-        shown = os.path.relpath(file)
-        if shown.startswith(".." + os.sep + ".."):
-            shown = file
-    except ValueError:
-        shown = file
-    return f"{shown}:{line or '?'}"
-
-
-def _what(entry: Any) -> str:
-    matcher = f" [{entry.matcher}]" if entry.matcher else ""
-    return f"{entry.dialect}:{entry.event}{matcher}  `{entry.display}`"
-
-
-def _pin_now(kernel: Any, entry: Any, root: str) -> Any:
-    from hookwire import trust
-
-    command = trust.sample_command(entry, kernel.dialect(entry.dialect), project_dir=root)
-    return trust.resolve(command)[0]
-
-
-# -- check --------------------------------------------------------------------------------------
-
-#: Every status ``check`` gives a hook; only ``runs`` runs.
-STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not executable",
-            "disabled", "not lent")
-_PARTS = {"model": "model", "mcp": "MCP session"}
-
-
-def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
-            strict: bool = False) -> tuple[str, str]:
-    """``(status, detail)`` of one loaded entry for ``host`` (``strict``: a hooks file says
-    ``trust: {strict: true}``)."""
-    from hookwire import trust
-    from hookwire.dialect import NO_HARNESS_TRUST, ProblemKind
-
-    dialect = kernel.dialect(entry.dialect)
-    spec = dialect.events.get(entry.event)
-    provenance = entry.provenance.value
-    if spec is None or spec.seam is None:
-        return "not emitted", f"hookwire has no seam for {entry.dialect} event {entry.event}"
-    if not host.emits(spec.seam):
-        why = host.missing.get(spec.seam)
-        return "not emitted", (f"host {host.name} does not emit {spec.seam.value}"
-                               + (f": {why}" if why else ""))
-    problem = dialect.matcher_problem(entry)
-    if problem is not None:
-        return "invalid", problem
-    part = dialect.runs_on(entry)
-    if part is not None and part not in host.lends:
-        return "not lent", (f"it runs on the host's {_PARTS.get(part, part)}, and host "
-                            f"{host.name} lends none (kernel.parts can)")
-    on = f", on the host's {_PARTS.get(part, part)}" if part else ""
-    harness = (trust.dialect_trust(kernel, entry) if trust.needs_trust(entry)
-               else NO_HARNESS_TRUST)
-    if harness.runs is False:
-        status = "disabled" if harness.kind is ProblemKind.DISABLED else "untrusted"
-        return status, f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"
-    command = trust.sample_command(entry, dialect, project_dir=root)
-    broken = trust.cannot_run(command) if part is None else None
-    if broken is not None:
-        return broken
-    if harness.runs is True:
-        return "runs", f"{provenance}{on}, {entry.dialect}'s own trust record: {harness.why}"
-    if not trust.needs_trust(entry):
-        return "runs", provenance + on
-    pin = trust.resolve(command)[0]
-    state = trust.state_of(entry, store, pin)
-    rid = trust.hook_id(entry)
-    if state == trust.TrustState.TRUSTED:
-        if pin.loose and (strict or trust.strict_setting()):
-            return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
-        return "runs", f"{provenance}{on}, trusted, id {rid}, {pin.pinned}"
-    if state == trust.TrustState.CHANGED:
-        record = store.get(rid)
-        assert record is not None
-        return "untrusted", (f"{provenance}, {trust.difference(record.pin, pin)}; "
-                             f"re-approve with `hookwire trust {rid}`")
-    return "untrusted", f"{provenance}, pending approval: `hookwire trust {rid}`"
-
-
-def _row(status: str, item: Any, detail: str) -> dict[str, Any]:
-    from hookwire import trust
-
-    entry = item.entry
-    command: Any = None
-    if entry is not None:
-        command = entry.command if isinstance(entry.command, str) else list(entry.command)
-    return {
-        "status": status, "file": item.file, "line": item.line,
-        "dialect": entry.dialect if entry is not None else item.dialect,
-        "event": entry.event if entry is not None else item.event,
-        "matcher": entry.matcher if entry is not None else None,
-        "command": command, "detail": detail,
-        "provenance": entry.provenance.value if entry is not None else None,
-        "id": trust.hook_id(entry) if entry is not None else None,
-    }
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    from hookwire import trust
-    from hookwire.config import ConfigFileError, collect
-
-    kernel = _kernel()
-    host = _host(kernel, args.host)
-    try:
-        config = _load()
-    except ConfigFileError as exc:
-        if args.json:
-            print(json.dumps({"host": host.name, "error": "a hooks file is invalid", "errors": [
-                {"file": e.file, "line": e.line, "event": e.event, "entry": e.entry,
-                 "message": e.message} for e in getattr(exc, "errors", (exc,))]}, indent=2))
-            return EXIT_USAGE
-        return _print_file_errors(exc)
-    counts = dict.fromkeys(STATUSES, 0)
-    rows: list[dict[str, Any]] = []
-    warnings: list[dict[str, Any]] = []
-    foreign = [] if config.files else _foreign_configs(kernel, Path.cwd())
-    if not config.files and not args.json:
-        print("no hooks files: neither the global file nor a project .hookwire/hooks.yaml "
-              "exists")
-        for dialect, path in foreign:
-            print(f"found {path}: nothing runs from it until it is listed under `sources:` "
-                  f"in .hookwire/hooks.yaml or imported with `hookwire import {dialect}`")
-        return EXIT_OK
-    found = collect(kernel, config) if config.files else None
-    store = trust.TrustStore()
-    root = config.project_root or os.getcwd()
-    for item in found.items if found is not None else ():
-        if item.entry is None:
-            status, detail = "invalid", str(item.problem)
-        else:
-            status, detail = _status(kernel, host, item.entry, store, root,
-                                     config.strict_trust)
-        counts[status] += 1
-        row = _row(status, item, detail)
-        rows.append(row)
-        if args.json:
-            continue
-        where = _where(item.file, item.line)
-        if item.entry is None:
-            ev = f"{item.dialect}:{item.event}  " if item.event else ""
-            print(f"{status:<11} {where}  {ev}— {detail}")
-        else:
-            print(f"{status:<11} {where}  {_what(item.entry)}  ({detail})")
-    for problem in found.warnings if found is not None else ():
-        warnings.append({"file": problem.location.file, "line": problem.location.line,
-                         "kind": str(problem.kind), "message": problem.message})
-        if not args.json:
-            print(f"warning     {_where(problem.location.file, problem.location.line)}  "
-                  f"{problem.message}")
-    not_running = sum(n for k, n in counts.items() if k != "runs")
-    if args.json:
-        print(json.dumps({
-            "host": host.name, "hooks": rows, "warnings": warnings,
-            "summary": {"total": len(rows), "not running": not_running, **counts},
-            "unread": [{"dialect": d, "path": str(p)} for d, p in foreign],
-        }, indent=2, ensure_ascii=False))
-    else:
-        # only the statuses that occur: a script grepping for "untrusted" must not match
-        # "0 untrusted" (scripts should read --json)
-        total = sum(counts.values())
-        shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
-        print(f"{total} hook{'s' * (total != 1)} for host {host.name}"
-              + (f": {shown}" if shown else ""))
-    if counts["invalid"] or (args.strict and not_running):
-        return EXIT_PROBLEMS
-    return EXIT_OK
+    return cmd_check(args)
 
 
 # -- trust --------------------------------------------------------------------------------------
@@ -277,7 +72,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_trust(args: argparse.Namespace) -> int:
     from hookwire import trust
-    from hookwire.config import ConfigFileError, collect
+    from hookwire._cli_check import gather
+    from hookwire.config import ConfigFileError
     from hookwire.errors import HookwireError
 
     if args.list or args.json:
@@ -285,6 +81,8 @@ def cmd_trust(args: argparse.Namespace) -> int:
 
         return cmd_list(args, sys.modules[__name__])
     store = trust.TrustStore()
+    if args.folder is not None:
+        return _trust_folder(store, args.folder, args.revoke)
     if args.revoke:
         ids = list(store.records) if args.all else args.ids
         if not ids:
@@ -302,9 +100,14 @@ def cmd_trust(args: argparse.Namespace) -> int:
         return _print_file_errors(exc)
     root = config.project_root or os.getcwd()
     gated: dict[str, tuple[Any, Any, str]] = {}
-    for entry in collect(kernel, config).entries:
-        if trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None:
-            pin = _pin_now(kernel, entry, root)
+    gate = trust.TrustGate(kernel, store)
+    items, _ = gather(kernel, config, Path.cwd())
+    for entry in (i.entry for i in items if i.entry is not None):
+        repo = entry.project is not None and not trust.needs_trust(entry)
+        if (repo and gate.waiting(entry) is None and store.get(trust.hook_id(entry)) is None):
+            continue  # its folder is trusted: nothing to approve
+        if repo or (trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None):
+            pin = _pin_now(kernel, entry, entry.project or root)
             gated.setdefault(trust.hook_id(entry),
                              (entry, pin, trust.state_of(entry, store, pin)))
     if not args.ids and not args.all:
@@ -343,6 +146,22 @@ def cmd_trust(args: argparse.Namespace) -> int:
     if not chosen:
         print("nothing waits for approval")
     return EXIT_PROBLEMS if refused else EXIT_OK
+
+
+def _trust_folder(store: Any, folder: Path, revoke: bool) -> int:
+    from hookwire import _policy
+    from hookwire.errors import HookwireError
+
+    path = _policy.normal(folder)
+    if not revoke and not os.path.isdir(path):
+        raise HookwireError(f"--folder {folder}: no such folder")
+    changed = store.trust_folder(path, revoke=revoke)
+    if revoke:
+        print(f"{'untrusted' if changed else 'was not trusted'}  {path}")
+    else:
+        print(f"{'trusted' if changed else 'already trusted'}  {path}: the hooks its "
+              f"repository brings run (recorded in {store.path})")
+    return EXIT_OK
 
 
 def _cannot_start(kernel: Any, entry: Any, root: str) -> tuple[str, str] | None:

@@ -16,8 +16,11 @@ EXIT_OK, EXIT_USAGE = 0, 2
 def _gated(store: Any, cli: Any) -> tuple[dict[str, tuple[Any, Any]], str | None]:
     """The configured hooks hookwire's trust decides: ``id → (entry, pin now)``, and why
     none could be read (an invalid hooks file)."""
+    from pathlib import Path
+
     from hookwire import trust
-    from hookwire.config import ConfigFileError, collect
+    from hookwire._cli_check import gather
+    from hookwire.config import ConfigFileError
 
     kernel = cli._kernel()
     try:
@@ -26,9 +29,12 @@ def _gated(store: Any, cli: Any) -> tuple[dict[str, tuple[Any, Any]], str | None
         return {}, f"a hooks file is invalid: {exc}"
     root = config.project_root or os.getcwd()
     found: dict[str, tuple[Any, Any]] = {}
-    for entry in collect(kernel, config).entries if config.files else ():
-        if trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None:
-            found.setdefault(trust.hook_id(entry), (entry, cli._pin_now(kernel, entry, root)))
+    items, _ = gather(kernel, config, Path.cwd())  # what a host's discover() loads
+    for entry in (i.entry for i in items if i.entry is not None):
+        gated = trust.needs_trust(entry) and trust.dialect_trust(kernel, entry).runs is None
+        if gated or (entry.project is not None and not trust.needs_trust(entry)):
+            found.setdefault(trust.hook_id(entry), (
+                entry, cli._pin_now(kernel, entry, entry.project or root)))
     return found, None
 
 

@@ -49,14 +49,17 @@ def build_parser(*, with_plugins: bool = False,
 
     sub.add_parser("dialects", help="list installed dialects and plugins")
 
-    fire = sub.add_parser("fire", help="dispatch one event through the hooks of a config file")
+    fire = sub.add_parser("fire", help="dispatch one event through the hooks of a config file, "
+                                       "or (no --config) of every file a host would load here")
     fire.add_argument("event", help="the event name as the dialect spells it (PreToolUse, ...)")
     fire.add_argument("--dialect", required=True,
                       help="the dialect of the config file: claude, codex, portable or any "
                            "other installed one (`hookwire dialects`)")
-    fire.add_argument("--config", required=True,
+    fire.add_argument("--config",
                       help="the dialect's own config file (.claude/settings.json, hooks.json), "
-                      "or its JSON text itself, as Claude Code's --settings takes it")
+                      "or its JSON text itself, as Claude Code's --settings takes it; default: "
+                      "what Kernel.discover loads for the project (hookwire's hooks files, "
+                      "then every harness's)")
     fire.add_argument("--data", default="{}",
                       help="event fields as JSON, spelled as the dialect spells them; "
                            "@FILE reads a file, - reads stdin")
@@ -207,8 +210,9 @@ def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
     data = _read_data(args.data)
     kernel = kernel or Kernel()
     dialect = kernel.dialect(args.dialect)
-    config: str = args.config
-    if not config.lstrip().startswith("{") and not Path(config).is_file():
+    config: str | None = args.config
+    if config is not None and not config.lstrip().startswith("{") and \
+            not Path(config).is_file():
         raise ConfigError("no such config file", file=config)
     from hookwire import _eventcheck
     from hookwire.errors import EventDataError
@@ -218,12 +222,20 @@ def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
     except EventDataError as exc:
         raise _eventcheck.readable(exc, args.event) from None
     _eventcheck.check(event)
-    # a file named on the command line is consented to: its hooks run as user-authored
-    result = kernel.add_config(args.dialect, config)
-    # The file was named on the command line: one its dialect cannot read is unusable input
-    # (exit 2), whichever dialect reports it as a problem rather than raising. Lesser problems
-    # are not printed here: the session logs each one once when it starts.
-    for problem in result.problems:
+    # A project's own config file (.claude/settings.json) is the repository's: its hooks wait
+    # for folder trust or approval, as in every host (docs/trust.md); any other file named
+    # here is the user's. Without --config, fire loads what a host's discover() loads.
+    problems = []
+    if config is None:
+        where = args.project_dir or args.cwd or data.get("cwd") or os.getcwd()
+        for _, found in kernel.discover(str(where)):  # each logged when the session starts
+            kernel.config_problems.extend(found.problems)
+    else:
+        problems = list(kernel.add_config(args.dialect, config).problems)
+    # A file that cannot be read is unusable input (exit 2), whichever dialect reports it as a
+    # problem rather than raising. Lesser problems are not printed here: the session logs each
+    # one once when it starts.
+    for problem in problems:
         if problem.severity == "error" and problem.kind is ProblemKind.CONFIG:
             raise ConfigError(problem.message, file=problem.location.file,
                               line=problem.location.line, event=problem.event)

@@ -148,6 +148,7 @@ def run_demo(*, keep: bool = False, as_json: bool = False, out: TextIO | None = 
     root = Path(tempfile.mkdtemp(prefix="hookwire-demo-"))
     try:
         settings = write_project(root)
+        kernel.trusted_folders += (str(root.resolve()),)  # hookwire wrote this project itself
         kernel.add_config("claude", settings)
         kernel.register(_Flat(out) if as_json else Timeline(out, root=str(root)),
                         name="demo-timeline")

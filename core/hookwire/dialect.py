@@ -82,7 +82,10 @@ class HookEntry:
     handler (an attrs instance of the dialect's ``handler_type``: Claude Code's ``if``,
     ``onFailure``, ``statusMessage``, ...; ``None``: the dialect's defaults). ``source`` records
     the provenance hookwire's own file gave it (``imported:claude``, ``plugin:NAME``).
-    ``order`` is the position in configuration order across every source.
+    ``order`` is the position in configuration order across every source. ``project`` is the
+    folder of the repository whose files brought the hook (a project's settings, hooks file or
+    the plugins they enable): such a hook runs only in a trusted folder or once approved
+    (docs/trust.md). ``None``: a user-level or host-given source.
     """
 
     dialect: str
@@ -96,6 +99,7 @@ class HookEntry:
     handler: Any = None
     source: str | None = None
     order: int = 0
+    project: str | None = None
 
     @property
     def display(self) -> str:
@@ -122,6 +126,7 @@ class ProblemKind(enum.StrEnum):
     NOT_EMITTED = "not emitted"          #: the host never fires the hook's event
     NO_TOOL_MATCHES = "no tool matches"  #: the matcher can match none of the host's tools
     PROMPT_OUTSIDE_TURN = "prompt outside turn"  #: prompt hooks skipped: no turn was open
+    PENDING = "pending"                  #: waits for approval (``hookwire trust``)
 
     def __str__(self) -> str:
         return self.value

@@ -8,11 +8,14 @@ dialect reads is its own business (``docs/dialects/``); this module names none o
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hookwire.dialect import ConfigProblem, ConfigResult, Location
+import attrs
+
+from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location
 from hookwire.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -20,11 +23,18 @@ if TYPE_CHECKING:
 
 
 def discover(kernel: Kernel, project_dir: str | Path = ".", *,
-             dialects: Iterable[str] | None = None,
-             home: str | Path | None = None) -> list[tuple[str, ConfigResult]]:
+             dialects: Iterable[str] | None = None, home: str | Path | None = None,
+             own: bool = True) -> list[tuple[str, ConfigResult]]:
     """Discover the hooks of every installed dialect (or of the ``dialects`` named, in that
     order) for a session launched in ``project_dir``, add them to ``kernel`` after the hooks
     already there, and return ``(dialect name, result)`` pairs, problems included.
+
+    First come hookwire's own hooks files (``own``; the global file, then the project's
+    ``.hookwire/hooks.yaml``, with their ``tools:``, ``trust:`` and ``enforcement:``), as the
+    pair ``("hookwire", result)`` when there is any: what ``hookwire check`` lists is what a
+    host runs. A hook a harness file declares that hookwire's own files already hold (same
+    dialect, event, matcher and command as written: an imported copy) is loaded once, from
+    hookwire's.
 
     ``home`` stands for the user's home directory (``None``: the real one). A dialect whose
     files cannot be read at all reports that as an ``error`` problem; the other dialects still
@@ -36,6 +46,10 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
     project = Path(project_dir)
     home_path = None if home is None else Path(home)
     found: list[tuple[str, ConfigResult]] = []
+    mine = own_files(kernel, project, home_path) if own else ConfigResult()
+    if mine.entries or mine.problems:
+        found.append(("hookwire", mine))
+    held = {_key(e) for e in mine.entries}
     for name, dialect in chosen:
         try:
             result = dialect.discover(project, home=home_path)
@@ -44,6 +58,38 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
             result = ConfigResult(problems=(ConfigProblem(
                 message=f"discovery stopped: {exc.message}",
                 location=where, severity="error"),))
+        if held:
+            result = attrs.evolve(result, entries=tuple(
+                e for e in result.entries if _key(e) not in held))
         kernel.add_hooks(result.entries)
         found.append((name, result))
     return found
+
+
+def _key(entry: HookEntry) -> tuple[object, ...]:
+    return entry.dialect, entry.event, entry.matcher, entry.display
+
+
+def own_files(kernel: Kernel, project: Path, home: Path | None = None) -> ConfigResult:
+    """hookwire's own hooks files that apply in ``project``, given to ``kernel``
+    (:func:`hookwire.config.apply`); a file that does not load, or an entry of it that is
+    invalid, is an ``error`` problem naming file and line, and the rest still loads."""
+    from hookwire import config as _config
+
+    env = dict(os.environ)
+    if home is not None:
+        env["HOME"] = str(home)
+        env.pop("XDG_CONFIG_HOME", None)
+    try:
+        loaded = _config.load(project, env)
+        found = _config.collect(kernel, loaded)
+        _config.apply(kernel, loaded, found, env=env)
+    except _config.ConfigFileError as exc:
+        return ConfigResult(problems=tuple(ConfigProblem(
+            message=err.message, location=Location(file=err.file, line=err.line),
+            event=err.event, severity="error") for err in exc.errors))
+    problems = [ConfigProblem(message=str(item.problem), event=item.event, severity="error",
+                              location=Location(file=item.file, line=item.line))
+                for item in found.invalid]
+    return ConfigResult(entries=tuple(found.entries),
+                        problems=(*problems, *found.warnings))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
-from hookwire import _plans, _unanswered, hostparts, runner
+from hookwire import _modes, _plans, hostparts, runner
 from hookwire.audit import Invocation, InvocationResult, next_id
 from hookwire.dialect import Dialect, HookEntry
 from hookwire.errors import PluginError
@@ -50,8 +50,6 @@ INPUT_SEAMS = frozenset({Seam.TOOL_PRE, Seam.APPROVE})
 #: Seams whose events name a tool (or, for tool_batch, several): what a tool mapping rewrites.
 TOOL_SEAMS = frozenset({Seam.TOOL_PRE, Seam.TOOL_POST, Seam.TOOL_FAILURE, Seam.APPROVE,
                         Seam.TOOL_BATCH})
-#: Seams on which a failing plugin with a closed failure policy refuses.
-_BLOCKABLE = frozenset({Seam.PROMPT_SUBMIT, Seam.PRE_COMPACT})
 
 #: What the trust gate returns for a hook (see :attr:`Dispatcher.trust_gate`).
 TrustDecision = Answer | Callable[[runner.Command], "runner.Command | Answer"] | None
@@ -81,6 +79,9 @@ class Dispatcher:
         self.file_shell_elision: bool | None = None
         self.session_shell_elision: weakref.WeakKeyDictionary[Session, bool] = (
             weakref.WeakKeyDictionary())
+        #: The enforcement mode: the host's choice and the hooks file's (:mod:`_modes`).
+        self.enforcement: str | None = None
+        self.file_enforcement: str | None = None
         self._sources = _plans.PlanCache()  # (entry, dialect, native) -> its Source
         #: per session and dialect: the places of its background hooks (``background_limit``)
         self._background: weakref.WeakKeyDictionary[
@@ -91,6 +92,10 @@ class Dispatcher:
         if elision is not None:
             self.session_shell_elision[session] = bool(elision)
         return session
+
+    def mode(self) -> str:
+        """The enforcement mode in force (``enforce``, ``fail-closed``, ``shadow``)."""
+        return _modes.active(self.enforcement, self.file_enforcement)
 
     def elides(self, session: Session) -> bool:
         """Whether ``session``'s shell hooks run without the shell where they can."""
@@ -148,6 +153,8 @@ class Dispatcher:
                             running = _with_input(event, a.updated_input)
                 answers += await self._run_plugins(impls, running, session, rows)
         verdict = fold(seam, answers, original_input=original, hooks=reports, plugins=rows)
+        if self.mode() == _modes.SHADOW:
+            verdict = _modes.shadowed(verdict)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("seam %s verdict: %s%s%s", seam, verdict.decision.value,
                       f" ({verdict.reason})" if verdict.reason else "",
@@ -300,7 +307,8 @@ class Dispatcher:
             answer = Answer(diagnostics=(f"cannot interpret the outcome: {exc!r}",))
         if answer.source is KERNEL:
             answer = attrs.evolve(answer, source=source)
-        _unanswered.warn(dialect.name, native, entry, command, outcome, answer)
+        answer = _modes.after_run(self.mode(), dialect, native, entry, event.seam, command,
+                                  outcome, answer)
         report = HookReport(
             dialect=dialect.name, event=native, command=source.name,
             outcome=outcome.kind.value, exit_code=outcome.exit_code, signal=outcome.signal,
@@ -343,7 +351,7 @@ class Dispatcher:
             except Exception as exc:
                 error = PluginError(impl.plugin_name, seam.value, exc)
                 log.warning("%s", error)
-                result = _plugin_failure(seam, impl.plugin, error, source)
+                result = _modes.plugin_failure(self.mode(), seam, impl.plugin, error, source)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("plugin %s on %s: %s", impl.plugin_name, seam,
                           "raised" if error else result.decision.value if result else
@@ -399,18 +407,3 @@ def _stops_chain(seam: Seam, answer: Answer) -> bool:
     if answer.decision is Decision.DENY:
         return True
     return answer.decision is Decision.BLOCK and seam not in CONTINUE_SEAMS
-
-
-def _plugin_failure(seam: Seam, plugin: object, error: PluginError, source: Source) -> Answer:
-    """The answer of a plugin that raised: its ``hookwire_failure_policy`` attribute says
-    ``open`` (default: no opinion, a diagnostic) or ``closed`` (refuse where the seam can)."""
-    policy = getattr(plugin, "hookwire_failure_policy", "open")
-    diag = (str(error),)
-    if policy == "closed":
-        if seam in (Seam.TOOL_PRE, Seam.APPROVE):
-            return Answer(decision=Decision.DENY, reason=str(error), diagnostics=diag,
-                          source=source)
-        if seam in _BLOCKABLE:
-            return Answer(decision=Decision.BLOCK, reason=str(error), diagnostics=diag,
-                          source=source)
-    return Answer(diagnostics=diag, source=source)

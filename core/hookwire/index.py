@@ -58,12 +58,20 @@ class Index:
 
         from hookwire.dialect import Provenance
 
+        project = None
         if isinstance(path, str) and path.lstrip().startswith("{"):
             from hookwire._files import inline_config
 
             path = inline_config(path)
+        elif provenance is None:
+            project = _project_of(self._dialect(dialect), Path(path))
+        if project is not None:  # a project's own config file: the repository's hooks
+            provenance = Provenance.PROJECT
         result = self._dialect(dialect).read_config(
             Path(path), provenance=Provenance.USER if provenance is None else provenance)
+        if project is not None:
+            result = attrs.evolve(result, entries=tuple(
+                attrs.evolve(e, project=project) for e in result.entries))
         self.add(result.entries)
         return result
 
@@ -108,3 +116,17 @@ class Index:
                     Group(dialect=dialect, native=native, entries=tuple(entries),
                           ambiguous=True))
         return {seam: tuple(groups) for seam, groups in index.items()}
+
+
+def _project_of(dialect: Dialect, path: Path) -> str | None:
+    """The project folder whose own config file ``path`` is (one of ``dialect``'s
+    :meth:`~hookwire.Dialect.config_paths` for it: ``<project>/.claude/settings.json``), or
+    ``None``: a file the host names that no project owns counts as the user's."""
+    try:
+        here = path.resolve()
+        for folder in list(here.parents)[:3]:
+            if here in {p.resolve() for p in dialect.config_paths(folder, None)}:
+                return str(folder)
+    except Exception:  # a third party's config_paths must not break reading a file
+        return None
+    return None

@@ -4,6 +4,7 @@ configured), and the tool map and dispatch loop (what happens on a seam; built o
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -14,8 +15,6 @@ from hookwire.index import Index
 from hookwire.registry import DialectInfo, Registry
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from hookwire._precheck import MatchCheck
     from hookwire.dialect import ConfigProblem, ConfigResult, Dialect, HookEntry, Provenance
     from hookwire.dispatch import Dispatcher, TrustDecision
@@ -32,20 +31,25 @@ __all__ = ["DialectInfo", "Kernel"]
 
 class Kernel:
     """Loads plugins and dialects, holds the configured hooks and dispatches seams.
-
-    ``Kernel()`` loads every ``hookwire.plugins`` entry point and, on first use (a dialect,
-    config or dispatch asked for), the ``hookwire.dialects`` ones, each in its own error
-    boundary (a broken one is recorded in :attr:`load_errors` and skipped); ``plugins`` are
-    registered in-process after them. ``output_cap`` bounds each hook's stdout and stderr
-    (``None``: the runner's 1 MiB). ``shell_elision=True`` execs a shell hook whose text is a
-    plain word list directly instead of through ``/bin/sh -c`` (a documented divergence;
-    ``None``: as the hooks file says, else off; a session may override it)."""
-
-    #: What in-process hooks run on (:mod:`hookwire.hostparts`); wins over an adapter's.
-    parts: HostParts = NONE
+    ``Kernel()`` loads every ``hookwire.plugins`` entry point and, on first use (a dialect, config
+    or dispatch asked for), the ``hookwire.dialects`` ones, each in its own error boundary (a
+    broken one is recorded in :attr:`load_errors` and skipped); ``plugins`` are registered
+    in-process after them. ``output_cap`` bounds each hook's stdout and stderr (default 1 MiB).
+    ``shell_elision=True`` execs a shell hook whose text is a plain word list directly instead of
+    through ``/bin/sh -c`` (a divergence; ``None``: as the hooks file says, else off; a session may
+    override it). A repository's hooks run only in a trusted folder or once approved:
+    ``trusted_folders`` adds to the user's; ``project_hooks="run"`` runs them unasked, as a harness
+    would. ``enforcement``: ``"enforce"``, ``"fail-closed"`` or ``"shadow"`` (docs/trust.md)."""
+    parts: HostParts = NONE  #: what in-process hooks run on (:mod:`hookwire.hostparts`)
 
     def __init__(self, *, plugins: Iterable[object] = (), load_entry_points: bool = True,
-                 output_cap: int | None = None, shell_elision: bool | None = None) -> None:
+                 output_cap: int | None = None, shell_elision: bool | None = None,
+                 trusted_folders: Iterable[str | Path] = (), project_hooks: str = "ask",
+                 enforcement: str | None = None) -> None:
+        from hookwire._policy import check_enforcement, check_mode, normal
+        self.trusted_folders = tuple(normal(f) for f in trusted_folders)
+        self.project_hooks, self.enforcement = check_mode(project_hooks), enforcement and (
+            check_enforcement(enforcement))
         self.registry = Registry(load_entry_points=load_entry_points)
         self.index = Index(self.registry.dialect, self.registry.activate)
         self._output_cap, self._shell_elision = output_cap, shell_elision
@@ -56,10 +60,9 @@ class Kernel:
         self.registry.pm.check_pending()
 
     # -- what is installed ---------------------------------------------------------------------
-
     @property
     def pm(self) -> pluggy.PluginManager:
-        """The pluggy plugin manager (with every entry point loaded)."""
+        """The pluggy plugin manager, every entry point loaded."""
         self.registry.ensure_loaded()
         return self.registry.pm
 
@@ -100,20 +103,23 @@ class Kernel:
         return self.registry.hosts()
 
     # -- what is configured --------------------------------------------------------------------
-
     def add_config(self, dialect: str, path: str | Path, *,
                    provenance: Provenance | None = None) -> ConfigResult:
-        """Read one native config file with ``dialect`` and add its hooks (kept in config
-        order); ``path`` may be the file's JSON text (``{...}``, as ``--settings`` takes it).
-        ``provenance``: ``USER`` unless given. Its problems are logged when a session starts."""
+        """Read one native config file (or its JSON text, as ``--settings`` takes it) with
+        ``dialect`` and add its hooks after the others. ``provenance``: a project's own config
+        file (``<project>/.claude/settings.json``) is that repository's (``PROJECT``: it waits
+        for folder trust or approval), any other ``USER``. Its problems are logged when a
+        session starts."""
         result = self.index.read_config(dialect, path, provenance)
         self.config_problems.extend(result.problems)
         return result
 
     def discover(self, project_dir: str | Path = ".", *, dialects: Iterable[str] | None = None,
                  home: str | Path | None = None) -> list[tuple[str, ConfigResult]]:
-        """Load every hook the harnesses would load for a session in ``project_dir`` (each
-        installed dialect's :meth:`Dialect.discover`, or those in ``dialects``)."""
+        """Load hookwire's own hooks files, then every hook the harnesses themselves would load
+        for a session in ``project_dir`` (each installed dialect's, or those named in
+        ``dialects``): :func:`hookwire.discovery.discover`. Returns each result, problems
+        included."""
         from hookwire.discovery import discover
 
         return discover(self, project_dir, dialects=dialects, home=home)
@@ -129,9 +135,9 @@ class Kernel:
 
     def map_tool(self, runtime: str, harness: str,
                  input: Mapping[str, str] | None = None) -> None:
-        """Say once that runtime tool ``runtime`` is harness tool ``harness`` (``"Bash"``,
-        ``"mcp__s__t"``), ``input`` mapping harness fields to runtime arguments (see
-        :mod:`hookwire.tools`). :class:`ConfigError`: a tool or field no dialect knows."""
+        """Say once that runtime tool ``runtime`` is harness tool ``harness`` (``"Bash"``),
+        ``input`` mapping harness fields to runtime arguments (``{"command": "cmd"}``); see
+        :mod:`hookwire.tools`. A tool or field no dialect knows is a ``ConfigError``."""
         from hookwire.tools import ToolMapping
 
         self.tools.map(ToolMapping(runtime=runtime, harness=harness, input=dict(input or {})),
@@ -145,10 +151,8 @@ class Kernel:
         for mapping in parse_mappings(tools):
             self.tools.map(mapping, self.registry.vocabularies())
 
-    # -- running -------------------------------------------------------------------------------
-
-    #: Built together on first use by the fallback below, then plain instance attributes: the
-    #: tool map (:meth:`map_tool`), the dispatch loop, "can anything match this tool?" per seam.
+    # -- running: built together on first use by the fallback below, then plain attributes ---
+    #: the tool map (:meth:`map_tool`), the dispatch loop, "can anything match this tool?".
     tools: ToolMap
     dispatcher: Dispatcher
     match_check: MatchCheck
@@ -161,13 +165,9 @@ class Kernel:
         def __getattr__(self, name: str) -> Any:
             if name not in ("tools", "dispatcher", "match_check", "dispatch"):
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            from hookwire import _precheck, dispatch, runner, tools
+            from hookwire._build import dispatcher_of
 
-            cap = runner.DEFAULT_OUTPUT_CAP if self._output_cap is None else self._output_cap
-            built = dispatch.Dispatcher(self.registry, self.index, tools.ToolMap(), cap)
-            built.shell_elision = self._shell_elision
-            vars(self).update(tools=built.tools, dispatcher=built, dispatch=built.dispatch,
-                              match_check=_precheck.MatchCheck(built))
+            vars(self).update(dispatcher_of(self, self._output_cap, self._shell_elision))
             return vars(self)[name]
 
     @property
@@ -177,7 +177,7 @@ class Kernel:
 
     @property
     def trust_gate(self) -> Callable[[HookEntry, Seam], TrustDecision] | None:
-        """Asked before each hook runs (see :attr:`Dispatcher.trust_gate`)."""
+        """Asked before each hook runs (:attr:`Dispatcher.trust_gate`; a TrustGate)."""
         return self.dispatcher.trust_gate
 
     @trust_gate.setter

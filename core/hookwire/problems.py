@@ -59,11 +59,19 @@ def _what(entry: HookEntry) -> str:
 
 def hook_problems(entries: Iterable[HookEntry], dialects: Mapping[str, Dialect],
                   host: HostProfile | None, tools: Sequence[str] | None,
-                  tool_map: ToolMap) -> list[Problem]:
+                  tool_map: ToolMap, gate: Any = None) -> list[Problem]:
     """The hooks among ``entries`` that cannot run for ``host`` (``None``: unknown, every seam
-    assumed) with the runtime ``tools`` it declared (``None``: not declared, not checked)."""
+    assumed) with the runtime ``tools`` it declared (``None``: not declared, not checked), and
+    those the trust ``gate`` holds back until someone approves them (named with the command
+    that approves them)."""
     out: list[Problem] = []
+    waiting = getattr(gate, "waiting", None)
     for entry in entries:
+        why = waiting(entry) if waiting is not None else None
+        if why is not None:
+            out.append(Problem(kind=ProblemKind.PENDING, message=why, location=entry.location,
+                               entry=entry))
+            continue
         dialect = dialects.get(entry.dialect)
         if dialect is None:
             continue

@@ -130,7 +130,7 @@ class Session:
         said = {(p.location.file, p.event) for p in kernel.config_problems}
         found += [p for p in _problems.hook_problems(
             kernel.hooks, {n: i.dialect for n, i in kernel.dialects.items()}, self.host,
-            self.tool_names, kernel.tools)
+            self.tool_names, kernel.tools, kernel.trust_gate)
             if not (p.kind is _problems.ProblemKind.NO_SEAM and p.entry is not None
                     and (p.entry.location.file, p.entry.event) in said)]
         found += [p for p in self.problems if p.kind is _problems.ProblemKind.PROMPT_OUTSIDE_TURN]

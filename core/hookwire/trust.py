@@ -40,7 +40,7 @@ from typing import Any
 
 import attrs
 
-from hookwire import _helpers, _runs
+from hookwire import _helpers, _policy, _runs
 from hookwire._files import atomic_write
 from hookwire._pins import INTERPRETERS as INTERPRETERS
 from hookwire._pins import Pin as Pin
@@ -50,8 +50,10 @@ from hookwire._pins import digest_of as digest_of
 from hookwire._pins import resolve as resolve
 from hookwire._pins import resolve_all as resolve_all
 from hookwire._pins import resolve_chain as resolve_chain
+from hookwire._sample import dialect_trust as dialect_trust
+from hookwire._sample import sample_command as sample_command
 from hookwire.config.loader import user_dir
-from hookwire.dialect import NO_HARNESS_TRUST, HarnessTrust, HookEntry, Provenance
+from hookwire.dialect import HookEntry, Provenance
 from hookwire.events import CONTINUE_SEAMS, Seam
 from hookwire.runner import Command
 from hookwire.verdicts import Answer, Decision
@@ -93,8 +95,11 @@ def identity(entry: HookEntry) -> dict[str, Any]:
     """What a record pins besides the file: dialect, event, matcher and the command as written
     (shell text and an argv with the same words are different hooks)."""
     command: Any = entry.command if isinstance(entry.command, str) else list(entry.command)
-    return {"dialect": entry.dialect, "event": entry.event, "matcher": entry.matcher,
-            "command": command, "form": "shell" if isinstance(entry.command, str) else "argv"}
+    found = {"dialect": entry.dialect, "event": entry.event, "matcher": entry.matcher,
+             "command": command, "form": "shell" if isinstance(entry.command, str) else "argv"}
+    if entry.project is not None:  # a repository's hook is approved for that repository only
+        found["project"] = _policy.normal(entry.project)
+    return found
 
 
 def command_hash(entry: HookEntry) -> str:
@@ -132,6 +137,7 @@ class TrustStore:
                  env: Mapping[str, str] | None = None) -> None:
         self.path = Path(path) if path is not None else user_dir(env) / TRUST_FILE
         self._records: dict[str, Record] = {}
+        self._folders: list[str] = []
         self._stamp: tuple[int, int] | None = None
         self._load()
 
@@ -139,13 +145,15 @@ class TrustStore:
         try:
             st = self.path.stat()
         except OSError:
-            self._records, self._stamp = {}, None
+            self._records, self._folders, self._stamp = {}, [], None
             return
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self._stamp:
             return
+        folders: list[str] = []
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
+            folders = [str(f["path"]) for f in data.get("folders") or ()]
             records = {}
             for rid, raw in (data.get("records") or {}).items():
                 pin = Pin.from_json(raw["pin"])
@@ -159,8 +167,8 @@ class TrustStore:
             # an unreadable store trusts nothing (fail closed) and says so
             log.warning("cannot read trust records %s: %r; no imported hook is trusted",
                         self.path, exc)
-            records = {}
-        self._records, self._stamp = records, stamp
+            records, folders = {}, []
+        self._records, self._folders, self._stamp = records, folders, stamp
 
     def get(self, rid: str) -> Record | None:
         self._load()
@@ -170,6 +178,22 @@ class TrustStore:
     def records(self) -> Mapping[str, Record]:
         self._load()
         return dict(self._records)
+
+    @property
+    def folders(self) -> list[str]:
+        """The folders the user trusts (``hookwire trust --folder``), normalised."""
+        self._load()
+        return list(self._folders)
+
+    def trust_folder(self, path: str | os.PathLike[str], *, revoke: bool = False) -> bool:
+        """Add (or with ``revoke`` remove) a trusted folder; ``False`` when nothing changed."""
+        self._load()
+        folder = _policy.normal(path)
+        if (folder in self._folders) != revoke:
+            return False
+        self._folders = [f for f in self._folders if f != folder] + ([] if revoke else [folder])
+        self._save()
+        return True
 
     def put(self, record: Record) -> None:
         self._load()
@@ -188,53 +212,19 @@ class TrustStore:
         data = {"version": 1, "records": {
             rid: {**attrs.asdict(r, filter=lambda a, _: a.name not in ("id", "pin")),
                   "pin": r.pin.to_json()}
-            for rid, r in sorted(self._records.items())}}
+            for rid, r in sorted(self._records.items())},
+            "folders": [{"path": f} for f in self._folders]}
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         atomic_write(self.path, text.encode("utf-8"), mode=0o600)
         self._stamp = None
         self._load()
 
 
-# -- what a hook would run, outside a session ----------------------------------------------------
-
-
-def sample_command(entry: HookEntry, dialect: Any, *, project_dir: str) -> Command:
-    """The Command ``entry`` would run in a session started in ``project_dir`` (what
-    ``hookwire trust`` and ``check`` pin and compare), as the dialect builds it
-    (:meth:`~hookwire.Dialect.sample_command`: its placeholders substituted). Falls back to the
-    entry's own command, run in ``project_dir``, when the dialect cannot build one outside a
-    real event."""
-    try:
-        return dialect.sample_command(entry, project_dir)  # type: ignore[no-any-return]
-    except Exception as exc:
-        log.debug("dialect %s cannot build a sample command: %r", dialect.name, exc)
-    if isinstance(entry.command, str):
-        return Command(shell=entry.command, cwd=project_dir)
-    return Command(argv=tuple(entry.command), cwd=project_dir)
-
-
-def dialect_trust(kernel: Any, entry: HookEntry) -> HarnessTrust:
-    """The harness's own verdict on ``entry``, for harnesses that keep their own trust records
-    (:meth:`~hookwire.Dialect.harness_trust`): ``runs`` ``True`` when the harness trusts it
-    (hookwire honours that), ``False`` when the harness will not run it (``kind`` says
-    whether it is disabled or untrusted), ``None`` when none applies (or the dialect fails to
-    say) and hookwire's trust alone decides."""
-    try:
-        found = kernel.dialect(entry.dialect).harness_trust(entry)
-    except Exception:
-        log.debug("dialect %s cannot tell its own trust of %s", entry.dialect, entry.display,
-                  exc_info=True)
-        return NO_HARNESS_TRUST
-    if not isinstance(found, HarnessTrust):
-        log.warning("dialect %s: harness_trust returned %r, not a HarnessTrust; its own trust "
-                    "is ignored", entry.dialect, found)
-        return NO_HARNESS_TRUST
-    return found
-
+# -- what a hook would run, outside a session: hookwire._sample ---------------------------------
 
 def state_of(entry: HookEntry, store: TrustStore, current: Pin) -> str:
     """The trust state of ``entry`` given what its command resolves to now."""
-    if not needs_trust(entry):
+    if not needs_trust(entry) and entry.project is None:
         return TrustState.AUTHORED
     record = store.get(hook_id(entry))
     if record is None or record.command_hash != command_hash(entry):
@@ -286,9 +276,42 @@ class TrustGate:
         self.pin_harness_trusted = (_env_flag("HOOKWIRE_TRUST_PIN_HARNESS")
                                     if pin_harness_trusted is None else pin_harness_trusted)
 
+    def folders(self) -> list[str]:
+        """Every trusted folder: the host's, ``$HOOKWIRE_TRUSTED_FOLDERS``, the user's list."""
+        host = [_policy.normal(f) for f in getattr(self.kernel, "trusted_folders", ())]
+        return [*host, *_policy.from_env(), *self.store.folders]
+
+    def waiting(self, entry: HookEntry) -> str | None:
+        """Why ``entry`` waits for approval, with the commands that approve it; ``None`` when
+        it may run (authored, approved, in a trusted folder, or its harness decides)."""
+        gated = needs_trust(entry)
+        if not gated and (entry.project is None or self.folder_trusted(entry.project)):
+            return None
+        if gated and not self.pin_harness_trusted and \
+                dialect_trust(self.kernel, entry).runs is not None:
+            return None  # the harness's own trust record decides (Codex)
+        record = self.store.get(hook_id(entry))
+        if record is not None and record.command_hash == command_hash(entry):
+            return None  # approved: its pinned content is checked when it runs
+        how = f"approve it with `hookwire trust {hook_id(entry)}`"
+        if not gated and entry.project is not None:
+            how += (f", or trust its folder with "
+                    f"`hookwire trust --folder {shlex.quote(entry.project)}`")
+        return f"{describe(entry)} waits for approval: {how}"
+
+    def folder_trusted(self, project: str) -> bool:
+        """Whether a repository in ``project`` is trusted (or ``project_hooks="run"``)."""
+        if getattr(self.kernel, "project_hooks", _policy.ASK) == _policy.RUN:
+            return True
+        return _policy.covering(project, self.folders()) is not None
+
     def __call__(self, entry: HookEntry, seam: Seam) -> Answer | Callable[..., Any] | None:
         if not needs_trust(entry):
-            return None
+            if entry.project is None or self.folder_trusted(entry.project):
+                return None
+            why = self.waiting(entry)  # a repository's hook in an untrusted folder
+            if why is not None:  # named at session start; skipped, never a deny
+                return Answer(diagnostics=(f"skipped: {why}",))
         if not self.pin_harness_trusted and dialect_trust(self.kernel, entry).runs is True:
             return None
         record = self.store.get(hook_id(entry))

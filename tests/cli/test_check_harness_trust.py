@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hookwire import HarnessTrust, HookEntry, Kernel, ProblemKind, Provenance
-from hookwire._cli_config import _status
+from hookwire._cli_check import _status
 from hookwire.testing import EchoDialect
 from hookwire.trust import TrustStore
 

@@ -175,7 +175,7 @@ def test_json_lists_every_hook_with_status_and_counts(project: Project) -> None:
     assert {r["file"] for r in rows} == {str(hooks_file)}
     first = rows[0]
     assert set(first) == {"status", "file", "line", "dialect", "event", "matcher", "command",
-                          "detail", "provenance", "id"}
+                          "detail", "provenance", "project", "id"}
     assert first["dialect"] == "claude" and first["event"] == "PreToolUse"
     assert first["matcher"] == "Bash" and first["command"] == ["./hooks/ok.sh"]
     assert first["provenance"] == "project" and len(str(first["id"])) == 12
@@ -199,12 +199,16 @@ def test_json_of_a_broken_hooks_file_exits_2(project: Project) -> None:
     assert error["line"] == 6 and error["file"].endswith("hooks.yaml")
 
 
-def test_json_without_hooks_files_names_unread_configs(project: Project) -> None:
-    (project.root / ".codex").mkdir()
-    (project.root / ".codex" / "hooks.json").write_text('{"hooks": {}}')
+def test_json_without_hooks_files_lists_the_harness_files_hooks(project: Project) -> None:
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"Stop": [
+        {"hooks": [{"type": "command", "command": "true"}]}]}}))
     code, doc = project.check_json("--strict")
-    assert code == 0 and doc["hooks"] == []
-    assert doc["unread"] == [{"dialect": "codex", "path": ".codex/hooks.json"}]
+    assert code == 0 and doc["enforcement"] == "enforce"
+    (row,) = doc["hooks"]
+    assert row["file"].endswith(".claude/settings.json") and row["event"] == "Stop"
+    assert row["status"] == "runs" and row["provenance"] == "project"
+    assert row["project"] == str(project.root.resolve())
 
 
 def test_trusted_non_executable_script_still_does_not_run(project: Project) -> None:

@@ -30,7 +30,7 @@ def settings(tmp_path: Path) -> Path:
      "--data must be a JSON object"),
     (["fire", "PreToolUse", "--dialect", "claude", "--config", "x.json", "--data", "@/nonexistent"],
      "cannot read /nonexistent"),
-    (["fire", "PreToolUse"], "the following arguments are required: --dialect, --config"),
+    (["fire", "PreToolUse"], "the following arguments are required: --dialect"),
     (["fire", "PreToolUse", "--dialect", "claude", "--config", "{settings}", "--data",
       '{"tool_name": "Bash", "tool_input": "not an object"}'],
      "tool_input must be an object @ $.tool_input"),

@@ -160,8 +160,11 @@ def collect(kernel: Any, config: Config) -> Collected:
     items: list[Item] = []
     warnings: list[ConfigProblem] = []
     for loaded in config.files:
-        items += own_entries(kernel, loaded)
         found, warned = source_entries(kernel, loaded)
-        items += found
+        for item in [*own_entries(kernel, loaded), *found]:
+            if loaded.scope is Scope.PROJECT and item.entry is not None:
+                # the project's file and what it lists are the repository's: folder trust
+                item = attrs.evolve(item, entry=attrs.evolve(item.entry, project=loaded.base))
+            items.append(item)
         warnings += warned
     return Collected(items=tuple(items), warnings=tuple(warnings))

@@ -77,11 +77,13 @@ class HooksFile:
     :meth:`hookwire.Kernel.map_tools` (``{run_shell: {as: Bash, input: {command: cmd}}}``).
     ``shell_elision`` opts the hooks in to running plain word lists without ``/bin/sh -c``
     (the project file's choice over the global one; a host's ``Kernel``/session choice wins).
-    ``trust`` holds the trust settings (:class:`TrustSpec`)."""
+    ``trust`` holds the trust settings (:class:`TrustSpec`). ``enforcement`` is the run-wide
+    mode (``enforce``, ``fail-closed``, ``shadow``; :attr:`Config.enforcement`)."""
 
     version: int = VERSION
     tools: Mapping[str, Any] = attrs.field(factory=dict)
     shell_elision: bool | None = None
+    enforcement: Literal["enforce", "fail-closed", "shadow"] | None = None
     trust: TrustSpec = attrs.field(factory=TrustSpec)
     sources: tuple[SourceSpec, ...] = ()
     hooks: tuple[HookSpec, ...] = ()
@@ -131,3 +133,17 @@ class Config:
         """Some file says ``trust: {strict: true}``: a project file cannot weaken a global
         ``true`` (nor the environment's ``HOOKWIRE_TRUST_STRICT=1``), only tighten."""
         return any(f.document.trust.strict for f in self.files)
+
+    @property
+    def enforcement(self) -> str | None:
+        """The files' enforcement mode. A project file can only tighten it (``fail-closed``):
+        a repository must not be able to turn the user's guards off, so its ``shadow`` or
+        ``enforce`` never replaces the global file's choice, and its ``shadow`` is ignored."""
+        chosen: str | None = None
+        for loaded in self.files:
+            mode = loaded.document.enforcement
+            if mode is None or (loaded.scope is Scope.PROJECT and mode != "fail-closed"
+                                and (mode == "shadow" or chosen is not None)):
+                continue
+            chosen = mode
+        return chosen

@@ -164,7 +164,8 @@ def test_discover_lists_existing_files_in_claude_order(tmp_path: Path) -> None:
     assert [p for p, _ in found] == [home / ".claude" / "settings.json",
                                      proj / ".claude" / "settings.json",
                                      proj / ".claude" / "settings.local.json"]
-    assert all(prov is Provenance.LIVE for _, prov in found)
+    assert [prov for _, prov in found] == [Provenance.USER, Provenance.PROJECT,
+                                           Provenance.PROJECT]
 
 
 def test_plugin_hooks_json_substitutes_plugin_placeholders(tmp_path: Path) -> None:

@@ -64,7 +64,12 @@ def test_user_project_local_and_plugin_layers_in_claude_codes_order(tmp_path: Pa
 
     assert result.problems == ()
     assert commands(result.entries) == ["user", "project", "local", f'"{install}/check.sh"']
-    assert [e.provenance for e in result.entries] == [Provenance.LIVE] * 3 + [Provenance.PLUGIN]
+    # the user's settings and the plugin the user enabled are the user's; the project's
+    # files are the repository's (they wait for folder trust or approval: tests/trust)
+    assert [e.provenance for e in result.entries] == [
+        Provenance.USER, Provenance.PROJECT, Provenance.PROJECT, Provenance.USER]
+    assert [e.project for e in result.entries] == [None, str(proj.resolve()),
+                                                   str(proj.resolve()), None]
     assert [e.handler.scope for e in result.entries] == ["user", "project", "local",
                                                             "plugin"]
     assert [e.location.file for e in result.entries] == [
@@ -88,7 +93,8 @@ def test_claude_config_dir_replaces_the_user_folder(tmp_path: Path,
 
     assert commands(result.entries) == ["alt-user", "fmt-hook"]
     assert result.entries[0].handler.scope == "user"  # still the user level
-    assert result.entries[1].provenance is Provenance.PLUGIN
+    assert result.entries[1].handler.scope == "plugin"
+    assert result.entries[1].provenance is Provenance.USER  # the user enabled it
 
 
 def test_enabled_plugins_merge_by_precedence_and_missing_ones_are_reported(

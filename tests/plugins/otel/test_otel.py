@@ -149,3 +149,18 @@ async def test_a_pydantic_ai_run_gives_one_span_per_hook(
     assert all(h.parent is not None and h.parent.span_id in seams for h in hooks)
     assert {seams[h.parent.span_id].attributes["hookwire.seam"] for h in hooks
             if h.parent is not None} == {"tool_pre", "prompt_submit"}
+
+
+@pytest.mark.parametrize("mode", ["enforce", "fail-closed", "shadow"])
+def test_each_seam_span_names_the_enforcement_mode(tracing: Tracing,
+                                                   exporter: InMemorySpanExporter,
+                                                   mode: str) -> None:
+    kernel = Kernel(plugins=[tracing], enforcement=mode)
+
+    async def go() -> None:
+        async with kernel.session(cwd=".") as session:
+            await session.tool_pre("Bash", {"command": "ls"})
+    anyio.run(go)
+    seams = by_name(exporter.get_finished_spans(), "hookwire.seam")
+    assert seams and all(s.attributes is not None
+                         and s.attributes["hookwire.enforcement"] == mode for s in seams)

@@ -122,7 +122,7 @@ class ClaudeDialect(Dialect):
         one per plugin). ``strict=False``: a file that cannot be read becomes an ``error``
         problem (Claude Code skips such a file) instead of raising.
         """
-        from hookwire.dialects.claude.config import SCOPE_RANK
+        from hookwire.dialects.claude.config import REPO_RANKS, SCOPE_RANK
 
         entries: list[HookEntry] = []
         problems: list[Any] = []
@@ -145,9 +145,13 @@ class ClaudeDialect(Dialect):
         merged: dict[str, bool] = {}
         for _, plugins in sorted(enabled, key=lambda rp: rp[0]):
             merged.update(plugins)
+        # a plugin only a project's own files enable is the repository's (docs/trust.md)
+        mine = {k for rank, plugins in enabled if rank not in REPO_RANKS
+                for k, on in plugins.items() if on}
         return ConfigResult(entries=tuple(entries), problems=tuple(problems),
                             settings={"disableAllHooks": self.hooks_disabled(),
-                                      "enabledPlugins": merged})
+                                      "enabledPlugins": merged,
+                                      "repositoryPlugins": sorted(set(merged) - mine)})
 
     def discover(self, project_dir: Path, *, home: Path | None = None,
                  plugins: Sequence[str | Path] = ()) -> ConfigResult:
@@ -165,12 +169,15 @@ class ClaudeDialect(Dialect):
         project = Path(project_dir)
         result = self.read_settings(_config.discover(project, home=home, config=config),
                                     home=home, strict=False)
-        entries = list(result.entries)
+        owner = str(project.resolve())
+        entries = [attrs.evolve(e, project=owner) if e.provenance is Provenance.PROJECT
+                   else e for e in result.entries]
+        repository = set(result.settings["repositoryPlugins"])
         problems = list(result.problems)
         enabled = result.settings["enabledPlugins"]
         records, trouble = _config.installed_plugins(config)
         problems.extend(trouble)
-        roots: list[Path] = []
+        roots: list[tuple[Path, str | None]] = []
         for plugin_id, on in enabled.items():
             if not on:
                 continue
@@ -182,15 +189,20 @@ class ClaudeDialect(Dialect):
                             "cannot load it either)", location=Location(file=str(config)),
                     severity="error"))
             else:
-                roots.append(root)
-        roots.extend(Path(p) for p in plugins)
-        for root in roots:
+                roots.append((root, owner if plugin_id in repository else None))
+        roots.extend((Path(p), None) for p in plugins)
+        for root, repo in roots:
             files, trouble = _config.plugin_hook_files(root)
             problems.extend(trouble)
             for path in files:
                 try:
-                    found = self._read(path, provenance=Provenance.PLUGIN, home=home,
-                                       plugin_root=root)
+                    # a plugin the user enabled (or the host named) runs as Claude Code runs
+                    # it; one only the project's own settings enable is the repository's
+                    found = self._read(path, home=home, plugin_root=root, provenance=(
+                        Provenance.USER if repo is None else Provenance.PROJECT))
+                    if repo is not None:
+                        found = attrs.evolve(found, entries=tuple(
+                            attrs.evolve(e, project=repo) for e in found.entries))
                 except ConfigError as exc:
                     problems.append(ConfigProblem(
                         message=f"{exc.message}: plugin hooks file skipped",

@@ -47,6 +47,8 @@ DIALECT = "claude"
 SCOPE_RANK: Mapping[str, int] = {
     "user": 1, "project": 2, "local": 3, "cli": 4, "managed": 5, "plugin": 0,
 }
+#: The ranks of the scopes a repository writes (project and local settings).
+REPO_RANKS = frozenset({SCOPE_RANK["project"], SCOPE_RANK["local"]})
 #: Keys Claude Code's own files use on handlers without documenting them.
 _QUIET_KEYS = frozenset({"rewakeMessage", "rewakeSummary"})
 
@@ -434,10 +436,10 @@ def discover(project_dir: str | Path, *, home: str | Path | None = None,
     """
     user = Path(config) if config is not None else config_dir(home)
     proj = Path(project_dir)
-    found: list[tuple[Path, Provenance]] = [
-        (user / "settings.json", Provenance.LIVE),
-        (proj / ".claude" / "settings.json", Provenance.LIVE),
-        (proj / ".claude" / "settings.local.json", Provenance.LIVE),
+    found: list[tuple[Path, Provenance]] = [  # the user's own, then the repository's
+        (user / "settings.json", Provenance.USER),
+        (proj / ".claude" / "settings.json", Provenance.PROJECT),
+        (proj / ".claude" / "settings.local.json", Provenance.PROJECT),
     ]
     found += [(Path(s), Provenance.USER) for s in settings]
     if managed is not None:

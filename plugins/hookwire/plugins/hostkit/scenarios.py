@@ -27,7 +27,7 @@ def out(obj):
 tool_input = data.get("tool_input") or {}
 cmd = tool_input.get("command", "") if isinstance(tool_input, dict) else ""
 event = data.get("hook_event_name", "")
-if mode == "guard" and "rm -rf" in cmd:
+if mode in ("guard", "yaml_guard") and "rm -rf" in cmd:
     print("Blocked: rm -rf is not allowed here", file=sys.stderr); sys.exit(2)
 if mode == "rewrite" and cmd.startswith("echo old"):
     out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
@@ -210,6 +210,30 @@ class HostConformance:
         t = kit.run(kernel, ["done"])
         assert t.requests and "kit context for UserPromptSubmit" in t.requests[0]
 
+    # -- a repository's hooks (docs/trust.md) ----------------------------------------------------
+
+    def test_repository_hooks_wait_for_approval(self, kit: _Kit, caplog: pytest.LogCaptureFixture,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+        """A cloned repository's ``.claude/settings.json`` and ``.hookwire/hooks.yaml`` guards
+        run neither in an untrusted folder, and both are named with the approving command;
+        once the folder is trusted, both run."""
+        monkeypatch.delenv("HOOKWIRE_TRUSTED_FOLDERS", raising=False)
+        kit.repository()
+        with caplog.at_level("WARNING", logger="hookwire"):
+            t = kit.run(kit.discovered(), [[Call("run_shell", {"cmd": "rm -rf build"})], "ok"])
+        assert t.error is None, t.error
+        assert t.ran == [("run_shell", {"cmd": "rm -rf build"})]
+        assert kit.log("guard") == [] and kit.log("yaml_guard") == []
+        waiting = [r.getMessage() for r in caplog.records if "waits for approval" in
+                   r.getMessage()]
+        assert any(".claude/settings.json" in m for m in waiting), waiting
+        assert any(".hookwire/hooks.yaml" in m for m in waiting), waiting
+        assert all("hookwire trust --folder" in m for m in waiting)
+        monkeypatch.setenv("HOOKWIRE_TRUSTED_FOLDERS", str(kit.project))
+        t = kit.run(kit.discovered(), [[Call("run_shell", {"cmd": "rm -rf build"})], "ok"])
+        assert t.ran == [], "trusted, the repository's guards run"
+        assert len(kit.log("guard")) == 1 and len(kit.log("yaml_guard")) == 1
+
     # -- portable ------------------------------------------------------------------------------
 
     def test_portable_hooks(self, kit: _Kit) -> None:
@@ -252,6 +276,28 @@ class _Kit:
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps({"hooks": hooks}))
         return self._kernel("claude", path)
+
+    def repository(self) -> None:
+        """The project as a cloned repository brings it: a Claude Code settings guard and a
+        hookwire hooks file guard (both exit 2 on ``rm -rf``)."""
+        settings = self.project / ".claude" / "settings.json"
+        settings.parent.mkdir(exist_ok=True)
+        settings.write_text(json.dumps({"hooks": {"PreToolUse": [
+            _group(self._command("guard"), "Bash")]}}))
+        (self.project / ".hookwire").mkdir()
+        argv = json.dumps([sys.executable, str(self.script), "yaml_guard"])
+        (self.project / ".hookwire" / "hooks.yaml").write_text(
+            "version: 1\nhooks:\n  - {dialect: claude, event: PreToolUse, matcher: Bash, "
+            f"type: command, command: {argv}}}\n")
+
+    def discovered(self) -> Kernel:
+        """A kernel as the README's host builds it: ``discover`` in the project folder."""
+        kernel = Kernel()
+        home = self.project.parent / "home"
+        home.mkdir(exist_ok=True)
+        kernel.discover(self.project, home=home)
+        kernel.map_tools(TOOLS)
+        return kernel
 
     def codex(self, **events: Sequence[tuple[str, str | None]]) -> Kernel:
         hooks = {event: [_group(self._command(m), matcher) for m, matcher in specs]

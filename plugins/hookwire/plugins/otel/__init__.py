@@ -62,7 +62,8 @@ class Tracing:
     def seam_started(self, event: SeamEvent, session: Any) -> None:
         span = self.tracer.start_span(f"hookwire.seam {event.seam.value}", attributes={
             "hookwire.seam": event.seam.value,
-            "hookwire.session_id": session.info.session_id})
+            "hookwire.session_id": session.info.session_id,
+            "hookwire.enforcement": session.kernel.dispatcher.mode()})
         token = _seam.set((span, self._trace.set_span_in_context(span)))
         self._tokens[id(event)] = token
 

@@ -61,7 +61,8 @@ class RunLog:
                 "type": "session", "time": time.time(), "session_id": info.session_id,
                 "cwd": info.cwd, "project_dir": info.project_dir, "model": info.model,
                 "permission_mode": info.permission_mode,
-                "host": getattr(host, "name", None)})
+                "host": getattr(host, "name", None),
+                "enforcement": session.kernel.dispatcher.mode()})
         self._started[id(event)] = time.perf_counter()
         self._write(info.session_id, {"type": "seam_started", "time": time.time(),
                                       "seam": event.seam.value})
