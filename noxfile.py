@@ -1,11 +1,12 @@
 """nox sessions: ``tests`` (one per supported Python), ``lint``, ``typecheck``, ``docs``,
-``wheel`` (and, not by default, ``ci``, ``fuzz`` and ``clients``).
+``wheel`` (and, not by default, ``ci``, ``fuzz``, ``clients`` and ``peers``).
 
     nox                 # every session
     nox -s ci           # what .ci/run runs: the whole suite on every supported Python at once
     nox -s tests-3.13   # the suite on one Python
     nox -s wheel        # build sdist + wheel, install into a clean venv, load the entry points
     nox -s clients      # install into the real client CLIs and run them offline (tests/clients)
+    nox -s peers-3.13   # hookwire beside its peers, and the spawn path's ratios, on one Python
     nox -s tests-3.11 -- -m "not slow" -x
 
 Interpreters are found on ``PATH`` and, where pyenv keeps them, in ``$PYENV_ROOT/versions``.
@@ -138,6 +139,40 @@ def ci(session: nox.Session) -> None:
         session.log(f"passed: {', '.join(runs)}")
     finally:
         shutil.rmtree(dist, ignore_errors=True)
+
+
+#: The peers of the side-by-side benchmark (benchmarks/bench_peers.py), by PyPI name, with the
+#: oldest Python each installs on. Each is installed by a pip call of its own: code-puppy pins
+#: agent-client-protocol<0.12, the OpenHands SDK >=0.12.1, so no single resolve holds both;
+#: neither hook engine imports that package.
+PEERS = {"clip-harness": "3.11", "nxthooks": "3.11", "code-puppy": "3.11",
+         "openhands-sdk": "3.12"}
+_PEER_NAMES = {"openhands-sdk": "openhands"}
+
+
+@nox.session(python=list(PYTHONS))
+def peers(session: nox.Session) -> None:
+    """hookwire beside OpenHands, code-puppy, clip-harness and nxthooks on the same Claude Code
+    hooks, in one process and one event loop (benchmarks/bench_peers.py), on every supported
+    Python; a peer that installs on this Python must import (``--require``). Then the spawn
+    path's own ratios on this Python: bench_runner.py (asyncio) and bench_hook.py. Prints
+    tables; asserts nothing."""
+    wheel = os.environ.get("HOOKWIRE_WHEEL")
+    session.install(wheel or ".", "pluggy", "anyio", "trio")
+    version = tuple(map(int, str(session.python).split(".")))
+    required = []
+    for peer, oldest in PEERS.items():
+        if version >= tuple(map(int, oldest.split("."))):
+            session.install(peer)
+            required.append(_PEER_NAMES.get(peer, peer))
+        else:
+            session.log(f"{peer} needs Python >= {oldest}: not in this Python's table")
+    bench = ROOT / "benchmarks"
+    session.run("python", str(bench / "bench_peers.py"), "--require", ",".join(required),
+                *session.posargs)
+    quick = ["--quick"] if "--quick" in session.posargs else []
+    session.run("python", str(bench / "bench_runner.py"), "--backend", "asyncio", *quick)
+    session.run("python", str(bench / "bench_hook.py"), *quick)
 
 
 @nox.session

@@ -4,11 +4,12 @@ The real Claude Code dialect reads a settings file with one ``PreToolUse`` group
 ``Bash``, command ``true``); each call is ``await session.tool_pre("Bash", ...)``: matcher,
 payload, environment, spawn, outcome and verdict. The floor is ``subprocess.run(["/bin/sh",
 "-c", "true"])`` with the same pipes (the payload on stdin, stdout and stderr captured).
-Second row: the same hook with shell elision on (``Kernel(shell_elision=True)``), which
-execs ``true`` directly. Targets: <= 1.15x by default, <= 0.7x with elision. A last row,
-no target, is what exec'ing ``/bin/true`` costs with nothing around it (``os.posix_spawn``
-then ``waitpid``): no runner that execs the file can go below it, so it bounds what elision
-can reach on the machine measured. Runs alternate
+The first two rows: the runner alone (``hookwire.runner.run``) on the command that hook runs,
+and the hook against it (issue #25: <= 1.15x). Then the same hook with shell elision on
+(``Kernel(shell_elision=True)``), which execs ``true`` directly. Targets: <= 1.15x by
+default, <= 0.7x with elision. A last row, no target, is what exec'ing ``/bin/true`` costs
+with nothing around it (``os.posix_spawn`` then ``waitpid``): no runner that execs the file
+can go below it, so it bounds what elision can reach on the machine measured. Runs alternate
 inside one event loop (asyncio); figures are medians. Nothing is asserted.
 
     python benchmarks/bench_hook.py [--quick] [--json]
@@ -31,6 +32,7 @@ from typing import Any
 import anyio
 
 from hookwire import Kernel
+from hookwire.runner import Command, Environment, run
 
 TARGETS = {"default": 1.15, "elided": 0.7, "file default": None, "file elided": None}
 #: `true` is a builtin of sh, so `sh -c true` is one process either way; a hook naming a file
@@ -81,24 +83,48 @@ async def measure(quick: bool) -> dict[str, Any]:
         assert len(verdict.hooks) == 1 and verdict.hooks[0].exit_code == 0, verdict
         return elapsed
 
+    # the runner alone on the command the default hook runs: `/bin/sh -c true` in the project
+    # folder with the payload on stdin, a Claude Code environment and timeout (issue #25)
+    alone = Command(shell="true", stdin=stdin, cwd=str(folder), timeout=600,
+                    env=Environment({**os.environ, "CLAUDE_PROJECT_DIR": str(folder)}))
+
+    async def runner() -> float:
+        t0 = time.perf_counter()
+        outcome = await run(alone)
+        elapsed = time.perf_counter() - t0
+        assert outcome.ok, outcome
+        return elapsed
+
     live = {k: s for k, s in sessions.items() if s is not None}
     for _ in range(max(5, n // 10)):
         floor()
+        await runner()
         for s in live.values():
             await hook(s)
     base: list[float] = []
     spawn_only: list[float] = []
+    runner_only: list[float] = []
     mine: dict[str, list[float]] = {k: [] for k in live}
     for i in range(n):
         spawn_only.append(exec_floor())
         if i % 2:
             base.append(floor())
+            runner_only.append(await runner())
         for k, s in (live.items() if i % 2 else reversed(live.items())):
             mine[k].append(await hook(s))
         if not i % 2:
+            runner_only.append(await runner())
             base.append(floor())
     b = statistics.median(base)
-    results = []
+    r = statistics.median(runner_only)
+    results = [
+        {"name": "runner alone, the default hook's command (sh -c true, payload, env, cwd) "
+                 "vs sh -c true", "hookwire_ms": round(r * 1000, 3),
+         "baseline_ms": round(b * 1000, 3), "ratio": round(r / b, 3)},
+        {"name": "claude `true` hook via tool_pre (default) vs the runner alone on its command",
+         "hookwire_ms": round(statistics.median(mine["default"]) * 1000, 3),
+         "baseline_ms": round(r * 1000, 3),
+         "ratio": round(statistics.median(mine["default"]) / r, 3), "target_ratio": 1.15}]
     for k, samples in mine.items():
         m = statistics.median(samples)
         row = {"name": f"claude `{COMMANDS[k]}` hook via tool_pre "

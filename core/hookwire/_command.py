@@ -32,7 +32,7 @@ class Environment(Mapping[str, str]):
     """A hook's complete environment, immutable and encoded once (names and values as bytes), so
     a spawn plan reused for every call of a hook pays for the encoding once, not per run."""
 
-    __slots__ = ("_items", "as_bytes")
+    __slots__ = ("_items", "as_bytes", "spawn_cache")
 
     def __init__(self, items: Mapping[str, str]) -> None:
         self._items = dict(items)
@@ -42,8 +42,10 @@ class Environment(Mapping[str, str]):
             if b"=" in key:
                 raise ValueError(f"illegal environment variable name {name!r}")
             as_bytes[key] = os.fsencode(value)
-        #: The variables as bytes, for ``Popen(env=...)``: it finds them encoded already.
+        #: The variables as bytes (``Popen(env=...)`` finds them encoded already).
         self.as_bytes: dict[bytes, bytes] = as_bytes
+        #: What the spawner built from the variables once (the C array it hands the kernel).
+        self.spawn_cache: object = None
 
     def __getitem__(self, name: str) -> str:
         return self._items[name]
