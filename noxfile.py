@@ -1,11 +1,13 @@
 """nox sessions: ``tests`` (one per supported Python), ``lint``, ``typecheck``, ``docs``,
-``wheel`` (and, not by default, ``ci``, ``fuzz``, ``clients`` and ``peers``).
+``wheel`` (and, not by default, ``ci``, ``fuzz``, ``clients``, ``peers`` and
+``record_gemini``).
 
     nox                 # every session
     nox -s ci           # what .ci/run runs: the whole suite on every supported Python at once
     nox -s tests-3.13   # the suite on one Python
     nox -s wheel        # build sdist + wheel, install into a clean venv, load the entry points
     nox -s clients      # install into the real client CLIs and run them offline (tests/clients)
+    nox -s record_gemini  # record the real Gemini CLI's hooks again (tests/dialects/gemini)
     nox -s peers-3.13   # hookwire beside its peers, and the spawn path's ratios, on one Python
     nox -s tests-3.11 -- -m "not slow" -x
 
@@ -194,6 +196,16 @@ def clients(session: nox.Session) -> None:
     session.install(".[test]")
     session.run("pytest", "-p", "no:cacheprovider", "-rA", "-s", "tests/clients",
                 *session.posargs, env={"HOOKWIRE_CLIENTS": "1"})
+
+
+@nox.session
+def record_gemini(session: nox.Session) -> None:
+    """Record what the real Gemini CLI (the pinned npm version, cached beside the clients')
+    does with its hooks, offline against a scripted Gemini API on 127.0.0.1, into
+    ``tests/dialects/gemini/recordings/`` (which the default test run replays). Scenario
+    names as arguments record only those."""
+    session.run("python", str(ROOT / "tests" / "dialects" / "gemini" / "record.py"),
+                *session.posargs)
 
 
 @nox.session

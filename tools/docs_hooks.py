@@ -55,7 +55,7 @@ def divergences_page() -> str:
            "place a dialect knowingly differs from its harness, and the tests that cover it "
            "(a test whose name carries the id, `test_d3_...`, one that names the id, or the "
            "test the profile names).", ""]
-    for dialect in ("claude", "codex", "portable"):
+    for dialect in ("claude", "codex", "gemini", "portable"):
         profile = ROOT / "docs" / "dialects" / f"{dialect}.md"
         rows = [m for line in profile.read_text(encoding="utf-8").splitlines()
                 if (m := _ROW.match(line))]

@@ -221,6 +221,11 @@ def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
         event = dialect.event_from_wire(args.event, data)
     except EventDataError as exc:
         raise _eventcheck.readable(exc, args.event) from None
+    except NotImplementedError:  # the base class's: no event from the command line
+        from hookwire.errors import HookwireError
+
+        raise HookwireError(f"dialect {args.dialect!r} ({dialect.harness}) cannot fire events: "
+                            "it does not implement Dialect.event_from_wire") from None
     _eventcheck.check(event)
     # A project's own config file (.claude/settings.json) is the repository's: its hooks wait
     # for folder trust or approval, as in every host (docs/trust.md); any other file named

@@ -340,9 +340,19 @@ class Dialect:
     def prepare(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Prepared:
         """The one call the kernel makes per hook before running it: the command and the
-        interpreter of its outcome. The default pairs :meth:`command` with :meth:`interpret`;
-        a dialect may override it to share work between the two."""
-        return Prepared(command=self.command(entry, event, native, session),
+        interpreter of its outcome. The default pairs :meth:`command` with :meth:`interpret`,
+        and refuses an argv that still holds one of :attr:`placeholders` as a variable
+        (:func:`hookwire.placeholders.unfilled`: the kernel reports the hook as an error
+        instead of running it); a dialect may override it to share work between the two."""
+        command = self.command(entry, event, native, session)
+        if self.placeholders and command.argv is not None:
+            from hookwire.placeholders import unfilled
+
+            name = unfilled(command.argv, list(self.placeholders))
+            if name is not None:  # it would run literally: a guard that never starts
+                raise ValueError(f"placeholder {name} is not filled in {command.display!r}; "
+                                 "fill it with hookwire.placeholders.substitute")
+        return Prepared(command=command,
                         interpret=functools.partial(self.interpret, entry, event, native))
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from hookwire.dialect import ConfigProblem, ConfigResult, HookEntry, Location
+from hookwire.dialect import ConfigProblem, ConfigResult, Dialect, HookEntry, Location
 from hookwire.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -61,6 +61,8 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
         if held:
             result = attrs.evolve(result, entries=tuple(
                 e for e in result.entries if _key(e) not in held))
+        if type(dialect).discover is Dialect.discover:
+            result = _unread(name, dialect, project, home_path, result)
         kernel.add_hooks(result.entries)
         found.append((name, result))
     return found
@@ -93,3 +95,19 @@ def own_files(kernel: Kernel, project: Path, home: Path | None = None) -> Config
                 for item in found.invalid]
     return ConfigResult(entries=tuple(found.entries),
                         problems=(*problems, *found.warnings))
+
+
+def _unread(name: str, dialect: Dialect, project: Path, home: Path | None,
+            result: ConfigResult) -> ConfigResult:
+    """A dialect without its own ``discover`` finds nothing: say so for each of its native
+    files that exists (:meth:`~hookwire.Dialect.config_paths`), rather than drop them."""
+    try:
+        paths = [p for p in dialect.config_paths(project, home) if p.is_file()]
+    except Exception:  # a dialect bug must not stop the other dialects' discovery
+        return result
+    problems = tuple(ConfigProblem(
+        message=f"not read: dialect {name!r} does not implement Dialect.discover, so "
+                "Kernel.discover finds none of its files (load it with kernel.add_config)",
+        location=Location(file=str(p))) for p in paths)
+    return ConfigResult(entries=result.entries, problems=result.problems + problems,
+                        settings=result.settings)

@@ -59,3 +59,35 @@ def test_version_and_help() -> None:
     out = hookwire("--help").stdout
     for command in ("demo", "dialects", "fire"):
         assert command in out
+
+
+def test_fire_on_a_dialect_without_event_from_wire_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The contract gap of issue 24: ``fire`` on a third-party dialect that does not implement
+    ``event_from_wire`` printed ``internal error: NotImplementedError`` (exit 1). It is unusable
+    input for that dialect: one line naming the dialect and the method, exit 2."""
+    from collections.abc import Mapping
+    from typing import Any
+
+    from hookwire import Kernel, SeamEvent
+    from hookwire.cli import main
+    from hookwire.dialect import Dialect
+    from hookwire.testing import EchoDialect
+
+    class NoWire(EchoDialect):
+        name = "nowire"
+        harness = "a harness with no wire events"
+
+        def event_from_wire(self, native: str, data: Mapping[str, Any]) -> SeamEvent:
+            return Dialect.event_from_wire(self, native, data)  # the base: not implemented
+
+    config = tmp_path / "hooks.json"
+    config.write_text("{}")
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(NoWire())
+    code = main(["fire", "tool_pre", "--dialect", "nowire", "--config", str(config)],
+                kernel=kernel)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == ("hookwire: error: dialect 'nowire' (a harness with no wire events) cannot "
+                   "fire events: it does not implement Dialect.event_from_wire\n")

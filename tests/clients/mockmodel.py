@@ -51,8 +51,12 @@ def _command_args(schema: Any) -> dict[str, Any]:
 class MockModel(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self) -> None:
+    def __init__(self, gemini_calls: list[tuple[str, dict[str, Any]]] | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
+        #: a scripted Gemini exchange instead of the one ``echo hi`` call: the function calls
+        #: to make, one per model request, while fewer function responses than calls are in
+        #: the conversation (the Gemini CLI hook recordings, tests/dialects/gemini)
+        self.gemini_calls = gemini_calls
         self.requests: list[tuple[str, str, Any]] = []
         self.outside: list[str] = []
         self.tool_calls = 0
@@ -249,6 +253,9 @@ class _Handler(BaseHTTPRequestHandler):
     # -- Gemini -------------------------------------------------------------------------------
 
     def _gemini(self, body: dict[str, Any], stream: bool) -> None:
+        if self.server.gemini_calls is not None:
+            self._gemini_scripted(body, stream, self.server.gemini_calls)
+            return
         contents = body.get("contents") or []
         answered = any(isinstance(p, dict) and "functionResponse" in p
                        for c in contents if isinstance(c, dict) for p in c.get("parts") or [])
@@ -270,6 +277,9 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 text = FINAL if answered else "ok"
             parts = [{"text": text}]
+        self._gemini_answer(parts, stream)
+
+    def _gemini_answer(self, parts: list[dict[str, Any]], stream: bool) -> None:
         doc = {"candidates": [{"content": {"role": "model", "parts": parts},
                                "finishReason": "STOP", "index": 0}],
                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
@@ -279,6 +289,26 @@ class _Handler(BaseHTTPRequestHandler):
             self._sse([(None, doc)])
         else:
             self._json(doc)
+
+    def _gemini_scripted(self, body: dict[str, Any], stream: bool,
+                         calls: list[tuple[str, dict[str, Any]]]) -> None:
+        contents = body.get("contents") or []
+        answered = sum(1 for c in contents if isinstance(c, dict)
+                       for p in c.get("parts") or [] if isinstance(p, dict)
+                       and "functionResponse" in p)
+        gen = body.get("generationConfig") or {}
+        parts: list[dict[str, Any]]
+        if gen.get("responseMimeType") == "application/json" or gen.get("responseSchema") \
+                or gen.get("responseJsonSchema"):
+            parts = [{"text": json.dumps({"reasoning": "scripted", "next_speaker": "user",
+                                          "model_choice": "flash"})}]
+        elif body.get("tools") and answered < len(calls):
+            self._call()
+            name, args = calls[answered]
+            parts = [{"functionCall": {"name": name, "args": args}}]
+        else:
+            parts = [{"text": FINAL if answered else "ok"}]
+        self._gemini_answer(parts, stream)
 
     # -- OpenAI Chat Completions --------------------------------------------------------------
 

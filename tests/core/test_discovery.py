@@ -146,3 +146,30 @@ async def test_discovered_hooks_run(tmp_path: Path) -> None:
     async with kernel.session(cwd=str(proj)) as session:
         verdict = await session.tool_pre("Bash", {"command": "ls"})
     assert verdict.denied and "refused" in (verdict.reason or "")
+
+
+def test_a_dialect_without_discover_says_which_files_it_did_not_read(tmp_path: Path) -> None:
+    """The contract gap of issue 24: a dialect with ``read_config`` and ``config_paths`` but no
+    ``discover`` was found by ``Kernel.discover`` to have no hooks, without a word. Each of
+    its native files that exists is now a warning naming the file and the missing method."""
+
+    class ReaderOnly(EchoDialect):
+        name = "readeronly"
+
+        def config_paths(self, project_dir: Path, home: Path | None = None) -> list[Path]:
+            return [project_dir / ".toy" / "hooks.json", project_dir / ".toy" / "absent.json"]
+
+    (tmp_path / ".toy").mkdir()
+    (tmp_path / ".toy" / "hooks.json").write_text("{}")
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(ReaderOnly())
+    [(name, result)] = kernel.discover(tmp_path, dialects=["readeronly"])
+    assert name == "readeronly" and result.entries == ()
+    [problem] = result.problems
+    assert problem.location.file == str(tmp_path / ".toy" / "hooks.json")
+    assert problem.severity == "warning" and "does not implement Dialect.discover" in \
+        problem.message
+    # a dialect that implements discover gets no such note, even when it finds nothing
+    kernel.add_dialect(FileDialect("quiet"))
+    [(_, quiet)] = kernel.discover(tmp_path, dialects=["quiet"])
+    assert quiet.problems == ()

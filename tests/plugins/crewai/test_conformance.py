@@ -75,7 +75,8 @@ def agent(script: Sequence[Step], t: Transcript, tools: list[Any], role: str = "
 
 class CrewAiHarness(HostHarness):
     name = "CrewAI"
-    cannot = {"claude_stop_block": STOP, "codex_stop_block": STOP}
+    cannot = {"claude_stop_block": STOP, "codex_stop_block": STOP,
+              "gemini_after_agent_retry": STOP}
     retries_failed_tools = "CrewAI's tool usage tries a raising tool again before it reports"
 
     def run(self, kernel: Any, *, cwd: Path, prompt: str, script: Sequence[Step],

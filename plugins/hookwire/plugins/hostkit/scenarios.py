@@ -210,6 +210,37 @@ class HostConformance:
         t = kit.run(kernel, ["done"])
         assert t.requests and "kit context for UserPromptSubmit" in t.requests[0]
 
+    # -- Gemini CLI ----------------------------------------------------------------------------
+
+    def test_gemini_shell_guard(self, kit: _Kit) -> None:
+        kernel = kit.gemini(BeforeTool=[("guard", "run_shell_command")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "rm -rf build"})]])
+        assert t.ran == []
+        wording = "" if kit.harness.renders else "Tool execution blocked: "
+        assert t.read(wording + "Blocked: rm -rf is not allowed here")
+        assert kit.log("guard")[0]["tool_name"] == "run_shell_command"
+
+    def test_gemini_after_tool_context(self, kit: _Kit) -> None:
+        kernel = kit.gemini(AfterTool=[("context", "run_.*")])
+        t = kit.run(kernel, [[Call("run_shell", {"cmd": "ls"})], "done"])
+        assert t.ran == [("run_shell", {"cmd": "ls"})]
+        assert t.read("kit context for AfterTool" if kit.harness.renders
+                      else "<hook_context>kit context for AfterTool</hook_context>")
+
+    def test_gemini_prompt_context(self, kit: _Kit) -> None:
+        kernel = kit.gemini(BeforeAgent=[("context", None)])
+        t = kit.run(kernel, ["done"])
+        wording = ("kit context for BeforeAgent" if kit.harness.renders
+                   else "<hook_context>kit context for BeforeAgent</hook_context>")
+        assert t.requests and wording in t.requests[0]
+
+    def test_gemini_after_agent_retry(self, kit: _Kit) -> None:
+        kernel = kit.gemini(AfterAgent=[("stop", None)])
+        t = kit.run(kernel, ["first answer", "second answer"])
+        assert len(t.requests) == 2
+        assert "run the tests before you stop" in t.requests[1]
+        assert [r["stop_hook_active"] for r in kit.log("stop")] == [False, True]
+
     # -- a repository's hooks (docs/trust.md) ----------------------------------------------------
 
     def test_repository_hooks_wait_for_approval(self, kit: _Kit, caplog: pytest.LogCaptureFixture,
@@ -306,6 +337,14 @@ class _Kit:
         path.parent.mkdir(exist_ok=True)
         path.write_text(json.dumps({"hooks": hooks}))
         return self._kernel("codex", path)
+
+    def gemini(self, **events: Sequence[tuple[str, str | None]]) -> Kernel:
+        hooks = {event: [_group(self._command(m), matcher) for m, matcher in specs]
+                 for event, specs in events.items()}
+        path = self.project / ".gemini" / "settings.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(json.dumps({"hooks": hooks}))
+        return self._kernel("gemini", path)
 
     def portable(self, events: Mapping[str, str]) -> Kernel:
         root = self.project / "plugin"
