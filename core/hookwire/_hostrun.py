@@ -216,18 +216,34 @@ class HostRun:
     async def gate(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
                    check: Callable[[dict[str, Any]], object | None] | None = None) -> ToolGo:
         """:meth:`tool_pre` for a runtime with no approval surface of its own: an ``ask`` (or
-        ``defer``) is answered by :meth:`approve`; a rewritten input is checked by ``check``
-        (why the tool's schema refuses it, or ``None``) and refused if invalid. The answer
-        is run or refuse."""
+        ``defer``) is answered by :meth:`approve`; a rewritten input is :meth:`checked`. The
+        answer is run or refuse."""
         go = await self.tool_pre(name, tool_input, call_id)
         if go.action in (Action.ASK, Action.DEFER):
             go = await self.approve(name, go, call_id)
-        error = check(go.input) if check and go.action is Action.RUN and go.rewritten else None
-        if error is not None:
-            text = invalid_rewrite(name, error)
-            self.refuse(call_id, text)
-            go = attrs.evolve(go, action=Action.REFUSE, text=text)
-        return go
+        return self.checked(name, go, call_id, check)
+
+    def checked(self, name: str, go: ToolGo, call_id: str,
+                check: Callable[[dict[str, Any]], object | None] | None) -> ToolGo:
+        """``go``, refused if a hook rewrote its input into one ``check`` says the tool refuses
+        (``check`` gives why, or ``None``), for a runtime that does not check it again."""
+        error = check(go.input) if check and go.rewritten and go.action is Action.RUN else None
+        if error is None:
+            return go
+        text = invalid_rewrite(name, error)
+        self.refuse(call_id, text)
+        return attrs.evolve(go, action=Action.REFUSE, text=text)
+
+    def answered(self, go: ToolGo, call_id: str, allowed: bool,
+                 tool_input: Mapping[str, Any] | None = None, text: str | None = None) -> ToolGo:
+        """The runtime's own approval surface answered an ``ask``: allowed, the call runs (with
+        the input the surface may have edited); refused, the model reads ``text``."""
+        if allowed:
+            return attrs.evolve(go, action=Action.RUN,
+                                input=dict(go.input if tool_input is None else tool_input))
+        text = text or go.reason or "denied: approval required"
+        self.refuse(call_id, text)
+        return attrs.evolve(go, action=Action.REFUSE, text=text)
 
     def _answer(self, name: str, tool_input: Mapping[str, Any], call_id: str,
                 verdict: Verdict) -> ToolGo:

@@ -278,7 +278,7 @@ class HostAdapter:
     coroutine function the way this adapter drives it; :meth:`run_tool` runs a tool call
     between its hooks. ``async with`` shares one session across the runs inside it."""
 
-    def __init__(self, kernel: Any, *, host: HostProfile, max_stop_blocks: int | None = 8,
+    def __init__(self, kernel: Any, *, host: HostProfile | None, max_stop_blocks: int | None = 8,
                  neutral: bool = False, blocking: bool = True, **session_fields: Any) -> None:
         self.kernel = kernel
         self.driver = HostDriver(kernel, host=host, max_stop_blocks=max_stop_blocks,
@@ -307,8 +307,8 @@ class HostAdapter:
         self._sync().close(reason)
 
     def __enter__(self) -> Any:
-        """One session across every run inside this block."""
-        self._sync().open()
+        """One session across every run inside this block (it opens on first use)."""
+        self._sync()
         return self
 
     def _sync(self) -> BlockingDriver:
@@ -320,13 +320,13 @@ class HostAdapter:
         self.close()
 
     async def __aenter__(self) -> Any:
+        """The ``with`` block's, from async code (``blocking=False``: the session starts)."""
         if self._blocking is None:
             await self.driver.start()
-        else:
-            import anyio.to_thread
+            return self
+        import anyio.to_thread
 
-            await anyio.to_thread.run_sync(self._blocking.open)
-        return self
+        return await anyio.to_thread.run_sync(self.__enter__)
 
     async def __aexit__(self, *exc: object) -> None:
         if self._blocking is None:
@@ -334,13 +334,13 @@ class HostAdapter:
         else:
             import anyio.to_thread
 
-            await anyio.to_thread.run_sync(self.close)
+            await anyio.to_thread.run_sync(self.__exit__, None, None, None)
 
     async def run_tool(self, run: HostRun, name: str, tool_input: Mapping[str, Any],
-                       call_id: str, invoke: Callable[[], Awaitable[Any]], *,
-                       failed: Callable[[Any], str | None] | None = None,
-                       content: Callable[[Any], Any] | None = None,
-                       passthrough: tuple[type[BaseException], ...] = ()) -> tuple[Any, Any]:
+                       call_id: str, invoke: Callable[[], Awaitable[T]], *,
+                       failed: Callable[[T], str | None] | None = None,
+                       content: Callable[[T], Any] | None = None,
+                       passthrough: tuple[type[BaseException], ...] = ()) -> tuple[T, Any]:
         """Run a tool call the hooks let run: ``invoke()`` inside :meth:`HostRun.tool_running`
         (an agent run it starts is nested). An exception (but ``passthrough``, the runtime's
         control flow) is ``tool_failure`` and raised again; a result that ``failed`` says is

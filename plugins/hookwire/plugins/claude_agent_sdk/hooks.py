@@ -37,7 +37,7 @@ from typing import Any
 
 from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 
-from hookwire.driver import BlockingDriver, HostDriver
+from hookwire.driver import HostAdapter
 from hookwire.errors import ConfigError
 from hookwire.plugins.claude_agent_sdk.profile import PROFILE
 from hookwire.render import render_context
@@ -48,21 +48,15 @@ EVENTS = ("UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
           "SubagentStart", "SubagentStop", "PreCompact", "Notification")
 
 
-class HookwireHooks:
+class HookwireHooks(HostAdapter):
     """hookwire's hooks and plugins as Claude Agent SDK hook callbacks:
     ``ClaudeSDKClient(options=hooks.options(ClaudeAgentOptions(...)))``. One session for every
     client given these options, until :meth:`close`."""
 
     def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8,
                  **session_fields: Any) -> None:
-        self.kernel = kernel
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 **session_fields)
-        self._blocking = BlockingDriver(self.driver)
-
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        return self.driver.problems
+        super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
+                         **session_fields)
 
     @property
     def halted(self) -> Halt | None:
@@ -70,10 +64,6 @@ class HookwireHooks:
         SDK reports only a result with ``terminal_reason="hook_stopped"``)."""
         session = self.driver.session
         return session.halted if session is not None else None
-
-    def close(self, reason: str = "other") -> None:
-        """``session_end``, and the helper thread stops."""
-        self._blocking.close(reason)
 
     def options(self, options: ClaudeAgentOptions | None = None) -> ClaudeAgentOptions:
         """``options`` with hookwire's callbacks added to its own hooks (kept, first)."""
@@ -112,7 +102,7 @@ class HookwireHooks:
         fields.setdefault("session_id", data.get("session_id"))
         fields.setdefault("cwd", data.get("cwd"))
         event = str(data.get("hook_event_name"))
-        verdict: Verdict = await self._blocking.acall(self._dispatch, event, dict(data))
+        verdict: Verdict = await self.acall(self._dispatch, event, dict(data))
         before = []
         if event == "UserPromptSubmit":  # session_start's contexts go with the first prompt
             before, self.driver.carry[:] = [t.text for t in self.driver.carry], []

@@ -1,32 +1,11 @@
-"""CrewAI interception hooks: every seam CrewAI has, applied the way CrewAI applies it.
-
-=====================  ==========================================================================
-hookwire seam          CrewAI interception point (how the verdict is applied)
-=====================  ==========================================================================
-session_start / end    the hooks' lifetime (:meth:`HookwireHooks.install` … :meth:`close`, or the
-                       ``with`` block); registered globally, they guard every agent and crew of
-                       the process
-prompt_submit          ``pre_model_call`` of an execution's first model call (the prompt is its
-                       last user message); blocked → :class:`PromptBlocked` (a ``HookAborted``)
-tool_pre / approve     ``pre_tool_call``: deny → the call is blocked and ``post_tool_call`` puts
-                       the hook's text in place of CrewAI's own notice; ask → the kernel's
-                       ``approve`` seam, no answer refuses; a rewrite is written into the call's
-                       input
-tool_post / failure    ``post_tool_call``: CrewAI's "I encountered an error while trying to use
-                       the tool" is a failure (its error text is what hooks see); a replaced
-                       result is returned
-tool_batch             the next ``pre_model_call``: blocked → :class:`ToolBatchBlocked`
-stop                   ``execution_end``; CrewAI cannot send the model back: a Stop hook that
-                       asks to continue is logged as a warning
-stop_failure           ``execution_end`` with status ``failed`` after a model call raised
-subagent_start / stop  an agent or crew kicked off inside a guarded tool: same session and turn
-halt                   :class:`RunHalted` (a ``HookAborted``) at the next model call
-=====================  ==========================================================================
+"""CrewAI interception hooks: every seam CrewAI has, applied the way CrewAI applies it (the
+seam-by-seam table is in docs/hosts/crewai.md). Registered globally, they guard every agent and
+crew of the process; a CrewAI execution ends with its final answer, so a Stop hook cannot send
+the model back.
 
 Hook texts for the model are messages appended to the executor's conversation before the next
 model call (``system``, or ``user`` where the harness sends a user message), in each dialect's
-harness wording. CrewAI's hooks are synchronous; the session lives on a helper thread
-(:class:`~hookwire.driver.BlockingDriver`).
+harness wording. CrewAI's hooks are synchronous; the session lives on a helper thread.
 """
 
 from __future__ import annotations
@@ -40,8 +19,7 @@ from crewai.hooks.dispatch import HookAborted, InterceptionPoint, register, unre
 
 from hookwire.driver import (
     Action,
-    BlockingDriver,
-    HostDriver,
+    HostAdapter,
     HostRun,
     PromptBlocked,
     RunHalted,
@@ -57,18 +35,17 @@ _TOOL_ERROR = re.compile(r"I encountered an error while trying to use the tool\.
                          r"This was the error: (?P<error>.*?)\.?\n", re.S)
 
 
-class HookwireHooks:
+class HookwireHooks(HostAdapter):
     """Runs hookwire's hooks and plugins at the seams of every CrewAI agent and crew in the
-    process: ``with HookwireHooks(kernel, cwd=project): crew.kickoff()``. ``problems`` lists
-    why configured hooks cannot run here (each also logged once)."""
+    process: ``with HookwireHooks(kernel, cwd=project): crew.kickoff()``."""
 
     def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8, neutral: bool = False,
                  **session_fields: Any) -> None:
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 neutral=neutral, **session_fields)
-        self._blocking = BlockingDriver(self.driver)
+        super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks, neutral=neutral,
+                         **session_fields)
         self._runs: dict[int, HostRun] = {}  # id(crew or agent) → its run
-        self._calls: dict[int, tuple[str, Any, str | None]] = {}  # id(tool input) → call
+        # id(tool input) → (call id, its run, the refusal)
+        self._calls: dict[int, tuple[str, HostRun | None, str | None]] = {}
         self._ids = itertools.count(1)
         self._inner: dict[int, list[int]] = {}  # id(run) → owners of runs begun in its tools
         self._hooks = {
@@ -80,10 +57,6 @@ class HookwireHooks:
             InterceptionPoint.EXECUTION_END: self._end,
         }
         self.installed = False
-
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        return self.driver.problems
 
     def install(self) -> HookwireHooks:
         """Register the hooks for every agent and crew of the process."""
@@ -99,18 +72,15 @@ class HookwireHooks:
             for point, hook in self._hooks.items():
                 unregister(point, hook)
             self.installed = False
-        self._blocking.close(reason)
+        super().close(reason)
 
     def __enter__(self) -> HookwireHooks:
         return self.install()
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _call(self, fn: Any, *args: Any) -> Any:
+    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """A driver call; hookwire's stops become ``HookAborted``, which CrewAI propagates."""
         try:
-            return self._blocking.call(fn, *args)
+            return self.call(fn, *args, **kwargs)
         except HookwireError as exc:
             raise _aborting(exc) from None
 
@@ -150,7 +120,7 @@ class HookwireHooks:
                 try:
                     self._call(run.stop)
                 finally:
-                    self._blocking.call(run.close)
+                    self.call(run.close)
 
     def _before_model(self, ctx: Any) -> None:
         run = self._run(ctx)
@@ -175,12 +145,11 @@ class HookwireHooks:
         try:
             if ctx.status == "failed" and ctx.error is not None and not isinstance(
                     ctx.error, HookAborted):
-                self._blocking.call(run.model_failed, "unknown", str(ctx.error))
-            elif ctx.status == "completed" and self._call(run.stop) is not None:
-                log.warning("a stop hook asked to continue, but a CrewAI execution ends with "
-                            "its final answer")
+                self.call(run.model_failed, ctx.error)
+            elif ctx.status == "completed":
+                self._call(run.stop, cannot="a CrewAI execution ends with its final answer")
         finally:
-            self._blocking.call(run.close)
+            self.call(run.close)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -201,23 +170,20 @@ class HookwireHooks:
             return
         call_id = f"crewai-{next(self._ids)}"
         name, args = ctx.tool_name, dict(ctx.tool_input)
-        go = self._call(run.tool_pre, name, args, call_id)
-        if go.action in (Action.ASK, Action.DEFER):
-            go = self._call(run.approve, name, go, call_id)
+        go = self._call(run.gate, name, args, call_id)
         if go.action is not Action.RUN:
             self._calls[id(ctx.tool_input)] = (call_id, None, go.text or "denied by a hook")
             raise HookAborted(go.text or "denied by a hook", source="hookwire")
         if go.rewritten:
             ctx.tool_input.clear()
             ctx.tool_input.update(go.input)
-        manager = run.tool_running()  # the tool runs next, in this context: nested runs
-        manager.__enter__()
-        self._calls[id(ctx.tool_input)] = (call_id, manager, None)
+        run.tool_started(call_id)  # the tool runs next, in this context: nested runs
+        self._calls[id(ctx.tool_input)] = (call_id, run, None)
 
     def _after_tool(self, ctx: Any) -> str | None:
-        call_id, manager, refusal = self._calls.pop(id(ctx.tool_input), (None, None, None))
-        if manager is not None:
-            manager.__exit__(None, None, None)
+        call_id, started, refusal = self._calls.pop(id(ctx.tool_input), (None, None, None))
+        if started is not None and call_id is not None:
+            started.tool_ended(call_id)
         if refusal is not None:
             return refusal  # in place of "Tool execution blocked by hook"
         run = self._run(ctx)

@@ -1,33 +1,12 @@
-"""The Google ADK runner plugin: every seam ADK has, applied the way ADK applies it.
-
-=====================  ==========================================================================
-hookwire seam          ADK seam (how the verdict is applied)
-=====================  ==========================================================================
-session_start / end    the plugin's session: opened by the first run, ended when the runner
-                       closes (``await runner.close()``) or by :meth:`HookwirePlugin.shutdown`
-prompt_submit          ``before_model_callback`` of an invocation's first model call; blocked →
-                       :class:`PromptBlocked`
-tool_pre / approve     ``before_tool_callback``: deny → ``{"error": text}`` as the tool's response
-                       (the tool does not run); ask → the kernel's ``approve`` seam, no answer
-                       refuses; rewritten input → checked against the tool's declaration, then
-                       the call's arguments
-tool_post / failure    ``after_tool_callback`` (a replaced result is the response) and
-                       ``on_tool_error_callback`` (the error then propagates, as ADK's own)
-tool_batch             the next ``before_model_callback``: blocked → :class:`ToolBatchBlocked`
-stop                   ``after_run_callback``; continue → :meth:`HookwirePlugin.run_async` runs
-                       the turn again with the feedback as the next user message
-stop_failure           ``on_model_error_callback``
-subagent_start / stop  a run inside a tool of a guarded run (``AgentTool`` passes the runner's
-                       plugins on): the same session and turn, the sub-agent seams
-halt                   :class:`RunHalted` at the next seam
-=====================  ==========================================================================
+"""The Google ADK runner plugin: every seam ADK has, applied the way ADK applies it (the
+seam-by-seam table is in docs/hosts/google-adk.md).
 
 ADK wraps an exception a plugin raises in a ``RuntimeError``; :meth:`HookwirePlugin.run_async`
-and :meth:`HookwirePlugin.run` raise hookwire's own (``__cause__`` holds it otherwise). Texts
-a hook adds for the model are user-role contents of each later model request of that
-invocation, at the place they arose, in each dialect's harness wording (which says it is a
-hook's) or the neutral labelled form. ADK runs each ``runner.run`` on a loop of its own thread,
-so the session lives on a helper thread (:class:`~hookwire.driver.BlockingDriver`).
+and :meth:`HookwirePlugin.run` raise hookwire's own. Texts a hook adds for the model are
+user-role contents of each later model request of that invocation, at the place they arose,
+in each dialect's harness wording (which says it is a hook's) or the neutral labelled form.
+ADK runs each ``runner.run`` on a loop of its own thread, so the session lives on a helper
+thread.
 """
 
 from __future__ import annotations
@@ -41,16 +20,7 @@ from typing import Any
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
-from hookwire.driver import (
-    Action,
-    Anchored,
-    BlockingDriver,
-    HostDriver,
-    HostRun,
-    error_kind,
-    invalid_rewrite,
-)
-from hookwire.errors import HookwireError
+from hookwire.driver import Action, Anchored, HostAdapter, HostRun, hookwire_error
 from hookwire.plugins.google_adk.model import AdkModel
 from hookwire.plugins.google_adk.profile import PROFILE
 from hookwire.render import ModelText
@@ -62,21 +32,19 @@ log = logging.getLogger("hookwire.google_adk")
 class _Run:
     run: HostRun
     injected: Anchored = field(default_factory=Anchored)
-    tools: dict[str, Any] = field(default_factory=dict)  # call id → tool_running() context
 
 
-class HookwirePlugin(BasePlugin):
+class HookwirePlugin(HostAdapter, BasePlugin):
     """Runs hookwire's hooks and plugins at every agent of an ADK runner:
     ``Runner(app=App(name=..., root_agent=agent, plugins=[HookwirePlugin(kernel, cwd=...)]))``.
     Use :meth:`run_async` / :meth:`run` in place of the runner's own so that a Stop hook can
-    continue the turn. ``problems``: why configured hooks cannot run here (each also logged)."""
+    continue the turn."""
 
     def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8, neutral: bool = False,
                  name: str = "hookwire", **session_fields: Any) -> None:
-        super().__init__(name)
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 neutral=neutral, **session_fields)
-        self._blocking = BlockingDriver(self.driver)
+        BasePlugin.__init__(self, name)
+        HostAdapter.__init__(self, kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
+                             neutral=neutral, **session_fields)
         self._runs: dict[str, _Run] = {}  # invocation id → its run
         self._continuing: dict[str, _Run] = {}  # ADK session id → the turn a continuation goes on
         self._feedback: dict[str, list[ModelText]] = {}  # ADK session id → stop feedback
@@ -84,17 +52,16 @@ class HookwirePlugin(BasePlugin):
         # own, so a context variable would not reach the callbacks)
         self._driven: set[str] = set()
 
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        return self.driver.problems
-
-    async def close(self) -> None:
+    async def close(self) -> None:  # type: ignore[override]  # ADK's plugin API
         """ADK calls it when the runner closes: ``session_end``."""
-        await asyncio.to_thread(self._blocking.close)
+        await asyncio.to_thread(self.shutdown)
 
     def shutdown(self, reason: str = "other") -> None:
         """``session_end`` without closing a runner."""
-        self._blocking.close(reason)
+        HostAdapter.close(self, reason)
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
 
     # -- driving a turn ------------------------------------------------------------------------
 
@@ -151,7 +118,7 @@ class HookwirePlugin(BasePlugin):
         state = self._continuing.pop(ic.session.id, None)
         if state is None:
             run = self.driver.begin(_text(ic.user_content) or "", agent_type=ic.agent.name)
-            await self._blocking.acall(run.open)
+            await self.acall(run.open)
             state = _Run(run)
         self._runs[ic.invocation_id] = state
 
@@ -159,7 +126,7 @@ class HookwirePlugin(BasePlugin):
         state = self._runs.get(callback_context.invocation_id)
         if state is None:
             return None
-        texts = await self._blocking.acall(state.run.before_model)
+        texts = await self.acall(state.run.before_model)
         state.injected.add(texts, llm_request.contents, _content, lambda c: c.role == "user")
         llm_request.contents[:] = state.injected.apply(llm_request.contents)
         return None
@@ -175,14 +142,14 @@ class HookwirePlugin(BasePlugin):
                                       error: Exception) -> None:
         state = self._runs.get(callback_context.invocation_id)
         if state is not None:
-            await self._blocking.acall(state.run.model_failed, error_kind(error), str(error))
+            await self.acall(state.run.model_failed, error)
 
     async def after_run_callback(self, *, invocation_context: Any) -> None:
         ic = invocation_context
         state = self._runs.pop(ic.invocation_id, None)
         if state is None:
             return
-        texts = await self._blocking.acall(state.run.stop)
+        texts = await self.acall(state.run.stop)
         if texts is not None and not state.run.nested and ic.session.id in self._driven:
             self._continuing[ic.session.id] = state
             self._feedback[ic.session.id] = texts
@@ -190,13 +157,13 @@ class HookwirePlugin(BasePlugin):
         if texts is not None:
             log.warning("a stop hook asked to continue the turn; run it with "
                         "HookwirePlugin.run_async() or .run() to let it")
-        await self._blocking.acall(state.run.close)
+        await self.acall(state.run.close)
 
     async def on_run_error_callback(self, *, invocation_context: Any,
                                     error: Exception) -> None:
         state = self._runs.pop(invocation_context.invocation_id, None)
         if state is not None:
-            await self._blocking.acall(state.run.close)
+            await self.acall(state.run.close)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -206,42 +173,29 @@ class HookwirePlugin(BasePlugin):
         if state is None:  # its run's start went unseen: the call is still guarded
             state = self._runs[tool_context.invocation_id] = _Run(
                 self.driver.begin("", resumed=True))
-            await self._blocking.acall(state.run.open)
+            await self.acall(state.run.open)
         run, call_id = state.run, tool_context.function_call_id
-        go = await self._blocking.acall(run.tool_pre, tool.name, dict(tool_args), call_id)
-        if go.action in (Action.ASK, Action.DEFER):
-            go = await self._blocking.acall(run.approve, tool.name, go, call_id)
+        go = await self.acall(run.gate, tool.name, dict(tool_args), call_id,
+                              check=lambda i: _invalid(tool, i))
         if go.action is not Action.RUN:
             return {"error": go.text or "denied by a hook"}
         if go.rewritten:
-            error = _invalid(tool, go.input)
-            if error is not None:
-                text = invalid_rewrite(tool.name, error)
-                run.refuse(call_id, text)
-                return {"error": text}
             tool_args.clear()
             tool_args.update(go.input)
-        # the tool runs next in this task: an agent run it starts is nested in this one
-        manager = run.tool_running()
-        manager.__enter__()
-        state.tools[call_id] = manager
-        return None
+        run.tool_started(call_id)  # the tool runs next, in this task: an agent run it starts
+        return None                # is nested in this one
 
     def _ran(self, tool_context: Any) -> _Run | None:
         state = self._runs.get(tool_context.invocation_id)
-        manager = state.tools.pop(tool_context.function_call_id, None) if state else None
-        if manager is None:
-            return None
-        manager.__exit__(None, None, None)
-        return state
+        return state if state and state.run.tool_ended(tool_context.function_call_id) else None
 
     async def after_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
                                   tool_context: Any, result: Any) -> dict[str, Any] | None:
         state = self._ran(tool_context)
         if state is None:
             return None
-        sent = await self._blocking.acall(state.run.tool_done, tool.name, dict(tool_args),
-                                          tool_context.function_call_id, result)
+        sent = await self.acall(state.run.tool_done, tool.name, dict(tool_args),
+                                tool_context.function_call_id, result)
         if sent is result:
             return None
         return sent if isinstance(sent, dict) else {"result": sent}
@@ -250,8 +204,8 @@ class HookwirePlugin(BasePlugin):
                                      tool_context: Any, error: Exception) -> None:
         state = self._ran(tool_context)
         if state is not None and not isinstance(error, asyncio.CancelledError):
-            await self._blocking.acall(state.run.tool_failed, tool.name, dict(tool_args),
-                                       tool_context.function_call_id, str(error) or repr(error))
+            await self.acall(state.run.tool_failed, tool.name, dict(tool_args),
+                             tool_context.function_call_id, str(error) or repr(error))
 
 
 def _content(text: ModelText) -> types.Content:
@@ -260,10 +214,8 @@ def _content(text: ModelText) -> types.Content:
 
 def _unwrap(exc: RuntimeError) -> None:
     """ADK wraps what a plugin raises: raise hookwire's own exception instead."""
-    cause = exc.__cause__
-    while cause is not None and not isinstance(cause, HookwireError):
-        cause = cause.__cause__
-    if cause is not None:
+    cause = hookwire_error(exc)
+    if cause is not exc:
         raise cause from None
 
 

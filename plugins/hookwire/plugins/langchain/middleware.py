@@ -17,7 +17,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import anyio.to_thread
-import attrs
 from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain_core.messages import (
     AIMessage,
@@ -155,7 +154,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
     def _model_failed(self, request: Any, exc: Exception) -> None:
         run = self._runs.get(_graph_run())
         if run is not None:
-            run.model_answered(_turn_ai(request.messages))
+            run.model_answered(_last_ai(request.messages, turn=True))
             self.call(run.model_failed, exc)
 
     # -- stop ----------------------------------------------------------------------------------
@@ -238,12 +237,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
         if self.approval == "interrupt" or (self.approval == "auto" and _has_checkpointer()):
             answer = interrupt({"hookwire": go.verdict.decision.value, "action_requests": [
                 {"name": name, "args": go.input, "description": go.reason or ""}]})
-            allowed, tool_input, refusal = _decision(answer, go.input)
-            if allowed:
-                return attrs.evolve(go, action=Action.RUN, input=tool_input)
-            text = refusal or go.reason or "denied: approval required"
-            run.refuse(call_id, text)
-            return attrs.evolve(go, action=Action.REFUSE, text=text)
+            return run.answered(go, call_id, *_decision(answer, go.input))
         return self.call(run.approve, name, go, call_id)
 
     def _after_tool(self, run: HostRun, request: Any, result: Any) -> Any:
@@ -346,18 +340,11 @@ def _last_human(messages: list[BaseMessage]) -> str:
     return ""
 
 
-def _turn_ai(messages: list[BaseMessage]) -> str | None:
-    """The text of the last ``AIMessage`` of the current user turn, if any."""
+def _last_ai(messages: list[BaseMessage], *, turn: bool = False) -> str | None:
+    """The text of the last ``AIMessage`` (``turn``: of the current user turn), if any."""
     for message in reversed(messages):
-        if isinstance(message, HumanMessage) and not _from_hook(message):
+        if turn and isinstance(message, HumanMessage) and not _from_hook(message):
             return None
-        if isinstance(message, AIMessage):
-            return message.text if isinstance(message.text, str) else str(message.content)
-    return None
-
-
-def _last_ai(messages: list[BaseMessage]) -> str | None:
-    for message in reversed(messages):
         if isinstance(message, AIMessage):
             return message.text if isinstance(message.text, str) else str(message.content)
     return None

@@ -1,37 +1,16 @@
-"""LlamaIndex agent workflows with hooks: every seam an agent workflow has, applied its way.
-
-=====================  ==========================================================================
-hookwire seam          LlamaIndex seam (how the verdict is applied)
-=====================  ==========================================================================
-session_start / end    the runner's lifetime (``async with`` / :meth:`Hookwire.close`)
-prompt_submit          the workflow's memory read before its first model call
-                       (:class:`HookedMemory`, public ``BaseMemory``); blocked →
-                       :class:`PromptBlocked`; contexts → system messages of the memory
-tool_pre / approve     each tool of the agent (and of every agent of an ``AgentWorkflow``) is a
-                       wrapper: deny → an error ``ToolOutput`` with the hook's text; ask → the
-                       kernel's ``approve`` seam, no answer refuses; rewritten input → the tool
-                       runs with it
-tool_post / failure    the same wrapper: a replaced result is the ``ToolOutput``; an exception
-                       is a failure (then raised as LlamaIndex expects)
-tool_batch             the memory read before the next model call: blocked →
-                       :class:`ToolBatchBlocked`
-stop                   after the workflow's ``AgentOutput``: continue → the workflow runs again
-                       on the same memory, with the feedback as the next user message
-subagent_start / stop  :meth:`Hookwire.run` called inside a guarded tool: same session and turn
-halt                   :class:`RunHalted` at the next model call
-=====================  ==========================================================================
-
-Hook texts for the model are messages put into the workflow's memory before the model call
-(``system``, or ``user`` where the harness sends a user message), in each dialect's harness
-wording. The session lives on a helper thread (:class:`~hookwire.driver.BlockingDriver`), so
-runs on different event loops share it.
+"""LlamaIndex agent workflows with hooks: every seam an agent workflow has, applied its way
+(the seam-by-seam table is in docs/hosts/llama-index.md). Tool calls meet the hooks in a
+wrapper of each tool; the workflow memory's read before each model call
+(:class:`HookedMemory`) is the model seam. Hook texts for the model are messages put into that
+memory (``system``, or ``user`` where the harness sends a user message), in each dialect's
+harness wording. The session lives on a helper thread, so runs on different event loops share
+it.
 """
 
 from __future__ import annotations
 
 import contextvars
 import itertools
-from collections.abc import Sequence
 from typing import Any
 
 from llama_index.core.llms import ChatMessage
@@ -41,49 +20,24 @@ from llama_index.core.tools import AsyncBaseTool, ToolOutput, adapt_to_async_too
 from llama_index.core.workflow import Context
 from pydantic import PrivateAttr
 
-from hookwire.driver import Action, BlockingDriver, HostDriver, HostRun
-from hookwire.errors import HookwireError
+from hookwire.driver import Action, HostAdapter, HostRun, hookwire_error, place
 from hookwire.plugins.llama_index.profile import PROFILE
-from hookwire.render import ModelText, Placement
+from hookwire.render import ModelText
 
 _RUN: contextvars.ContextVar[tuple[Hookwire, HostRun] | None] = contextvars.ContextVar(
     "hookwire_llama_index_run", default=None)
 
 
-class Hookwire:
+class Hookwire(HostAdapter):
     """Runs hookwire's hooks and plugins at a LlamaIndex agent workflow's seams:
     ``await hooks.run(agent, "prompt")`` in place of ``await agent.run("prompt")`` (a
-    ``FunctionAgent``, ``ReActAgent`` or ``AgentWorkflow``; the same keyword arguments).
-    ``problems``: why configured hooks cannot run here (each also logged)."""
+    ``FunctionAgent``, ``ReActAgent`` or ``AgentWorkflow``; the same keyword arguments)."""
 
     def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8, neutral: bool = False,
                  **session_fields: Any) -> None:
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 neutral=neutral, **session_fields)
-        self._blocking = BlockingDriver(self.driver)
+        super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks, neutral=neutral,
+                         **session_fields)
         self._ids = itertools.count(1)
-
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        return self.driver.problems
-
-    def close(self, reason: str = "other") -> None:
-        """``session_end``, and the helper thread stops."""
-        self._blocking.close(reason)
-
-    async def __aenter__(self) -> Hookwire:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        import anyio.to_thread
-
-        await anyio.to_thread.run_sync(self.close)
-
-    def __enter__(self) -> Hookwire:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def instrument(self, agent: Any) -> Any:
         """Wrap the tools of ``agent`` (of each agent of an ``AgentWorkflow``) in place: they
@@ -100,7 +54,7 @@ class Hookwire:
         """One user turn of ``agent`` (Stop continuations included): its ``AgentOutput``."""
         self.instrument(agent)
         run = self.driver.begin(user_msg, agent_type=getattr(agent, "name", None) or "agent")
-        await self._blocking.acall(run.open)
+        await self.acall(run.open)
         if ctx is not None:
             kwargs["ctx"] = ctx
         hooked = HookedMemory(inner=memory or ChatMemoryBuffer.from_defaults())
@@ -110,15 +64,15 @@ class Hookwire:
                 try:
                     output = await agent.run(user_msg, memory=hooked, **kwargs)
                 except Exception as exc:
-                    raise _cause(exc) from None
+                    raise hookwire_error(exc) from None
                 text = output.response.content if hasattr(output, "response") else str(output)
-                feedback = await self._blocking.acall(run.stop, text)
+                feedback = await self.acall(run.stop, text)
                 if feedback is None:
                     return output
                 user_msg = "\n\n".join(t.text for t in feedback)
         finally:
             _RUN.reset(token)
-            await self._blocking.acall(run.close)
+            await self.acall(run.close)
 
 
 class HookedMemory(BaseMemory):
@@ -141,19 +95,14 @@ class HookedMemory(BaseMemory):
         current = _RUN.get()
         if current is not None:
             hw, run = current
-            texts = await hw._blocking.acall(run.before_model)
+            texts = await hw.acall(run.before_model)
             if texts:
                 await self._place(texts)
         return list(await self.inner.aget(input=input, **kwargs))
 
     async def _place(self, texts: list[ModelText]) -> None:
         messages = list(await self.inner.aget_all())
-        before = [_message(t) for t in texts if t.placement is Placement.BEFORE_PROMPT]
-        if before:
-            at = next((i for i in range(len(messages) - 1, -1, -1)
-                       if messages[i].role == "user"), len(messages))
-            messages[at:at] = before
-        messages += [_message(t) for t in texts if t.placement is not Placement.BEFORE_PROMPT]
+        place(messages, texts, _message, lambda m: m.role == "user")
         await self.inner.aset(messages)
 
     def get(self, input: str | None = None, **kwargs: Any) -> list[ChatMessage]:
@@ -201,24 +150,14 @@ class _HookedTool(AsyncBaseTool):
             return await self.tool.acall(*args, **kwargs)
         hw, run = current
         name, call_id = self.metadata.get_name(), f"llamaindex-{next(hw._ids)}"
-        go = await hw._blocking.acall(run.tool_pre, name, kwargs, call_id)
-        if go.action in (Action.ASK, Action.DEFER):
-            go = await hw._blocking.acall(run.approve, name, go, call_id)
+        go = await hw.acall(run.gate, name, kwargs, call_id)
         if go.action is not Action.RUN:
             text = go.text or "denied by a hook"
             return ToolOutput(tool_name=name, content=text, raw_input=kwargs, raw_output=text,
                               is_error=True)
-        try:
-            with run.tool_running():  # a run started by the tool is nested in this one
-                output = await self.tool.acall(**go.input)
-        except Exception as exc:
-            await hw._blocking.acall(run.tool_failed, name, go.input, call_id,
-                                     str(exc) or repr(exc))
-            raise
-        if output.is_error:
-            await hw._blocking.acall(run.tool_failed, name, go.input, call_id, output.content)
-            return output
-        sent = await hw._blocking.acall(run.tool_done, name, go.input, call_id, output.content)
+        output, sent = await hw.run_tool(
+            run, name, go.input, call_id, lambda: self.tool.acall(**go.input),
+            failed=lambda o: o.content if o.is_error else None, content=lambda o: o.content)
         if sent is output.content:
             return output
         return ToolOutput(tool_name=name, content=str(sent), raw_input=go.input,
@@ -227,19 +166,6 @@ class _HookedTool(AsyncBaseTool):
 
 def _message(text: ModelText) -> ChatMessage:
     return ChatMessage(role="user" if text.role == "user" else "system", content=text.text)
-
-
-def _cause(exc: BaseException) -> BaseException:
-    """hookwire's own exception if ``exc`` wraps one (a workflow re-raises a step's failure
-    inside its own), else ``exc``."""
-    seen: Sequence[BaseException] = []
-    cause: BaseException | None = exc
-    while cause is not None and cause not in seen:
-        if isinstance(cause, HookwireError):
-            return cause
-        seen = [*seen, cause]
-        cause = cause.__cause__ or cause.__context__
-    return exc
 
 
 __all__ = ["HookedMemory", "Hookwire"]

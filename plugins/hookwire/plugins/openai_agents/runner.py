@@ -30,7 +30,6 @@ from hookwire.driver import (
     HostAdapter,
     HostRun,
     ToolGo,
-    invalid_rewrite,
     output_text,
     prompt_text,
 )
@@ -235,14 +234,12 @@ class Hookwire(HostAdapter):
                 if go.action is not Action.REFUSE:
                     host.refuse(call_id, go.text or "")
                 return go.text or "denied by a hook"
-            effective = args
+            go = host.checked(tool.name, go, call_id,
+                              lambda i: schema_error(tool.params_json_schema, i))
+            if go.action is Action.REFUSE:
+                return go.text
+            effective = go.input if go.rewritten else args
             if go.rewritten:
-                effective = dict(go.input)
-                error = schema_error(tool.params_json_schema, effective)
-                if error is not None:
-                    text = invalid_rewrite(tool.name, error)
-                    host.refuse(call_id, text)
-                    return text
                 args_json = json.dumps(effective)
             sub = _sub_agent(tool)
             _, sent = await hw.run_tool(

@@ -1,34 +1,11 @@
-"""The Strands Agents hook provider: every seam Strands has, applied the way Strands applies it.
-
-=====================  ==========================================================================
-hookwire seam          Strands seam (how the verdict is applied)
-=====================  ==========================================================================
-session_start / end    the provider's session: opened by the first invocation, ended by
-                       :meth:`HookwireHooks.close` (or its ``with`` block)
-prompt_submit          ``BeforeModelCallEvent`` of an invocation's first model call (a ``resume``
-                       this provider asked for is the same turn); blocked → :class:`PromptBlocked`
-tool_pre / approve     ``BeforeToolCallEvent``: deny → ``cancel_tool`` with the text (the model
-                       reads it as the tool's error result); ask → the kernel's ``approve`` seam,
-                       no answer refuses; rewritten input → checked against the tool's JSON
-                       schema, then ``tool_use["input"]``
-tool_post / failure    ``AfterToolCallEvent`` (an exception or an ``error`` result is a failure);
-                       a replaced result is written to ``result``
-tool_batch             the next ``BeforeModelCallEvent``: blocked → :class:`ToolBatchBlocked`
-stop                   ``AfterInvocationEvent``: continue → ``resume`` with the feedback
-stop_failure           ``AfterModelCallEvent`` with an exception
-subagent_start / stop  an agent run from inside one of the guarded tools: same session and
-                       turn, the sub-agent seams instead of the prompt and stop seams. An
-                       ``agent.as_tool()`` gets this provider on its first call; an agent a
-                       tool function builds itself needs ``hooks=[provider]``
-halt                   :class:`RunHalted` at the next seam
-=====================  ==========================================================================
+"""The Strands Agents hook provider: every seam Strands has, applied the way Strands applies it
+(the seam-by-seam table is in docs/hosts/strands.md).
 
 Texts a hook adds for the model (contexts, feedback) are text blocks of the latest user-role
 message before the next model call (Strands has no system messages in its history): in each
-dialect's harness wording, which says it is a hook's, or the neutral labelled form.
-
-Strands runs each synchronous invocation on an event loop of its own, so the session lives on
-a helper thread (:class:`~hookwire.driver.BlockingDriver`).
+dialect's harness wording, which says it is a hook's, or the neutral labelled form. Strands
+runs each synchronous invocation on an event loop of its own, so the session lives on a helper
+thread.
 """
 
 from __future__ import annotations
@@ -50,48 +27,24 @@ from strands.hooks import (
 )
 from strands.types.content import ContentBlock
 
-from hookwire.driver import (
-    Action,
-    BlockingDriver,
-    HostDriver,
-    HostRun,
-    error_kind,
-    invalid_rewrite,
-)
+from hookwire.driver import Action, HostAdapter, HostRun
 from hookwire.plugins._schema import schema_error
 from hookwire.plugins.strands.profile import PROFILE
 from hookwire.render import ModelText, Placement
 
 
-class HookwireHooks(HookProvider):
+class HookwireHooks(HostAdapter, HookProvider):
     """Runs hookwire's hooks and plugins at a Strands agent's seams:
     ``Agent(model, tools=[...], hooks=[HookwireHooks(kernel, cwd=project)])``. One session
-    for every agent given this provider, until :meth:`close`. ``problems`` lists why
-    configured hooks cannot run here (each also logged once)."""
+    for every agent given this provider, until :meth:`close`."""
 
     def __init__(self, kernel: Any, *, max_stop_blocks: int | None = 8, neutral: bool = False,
                  **session_fields: Any) -> None:
-        self.driver = HostDriver(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
-                                 neutral=neutral, **session_fields)
-        self._blocking = BlockingDriver(self.driver)
+        super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks, neutral=neutral,
+                         **session_fields)
         self._runs: dict[int, HostRun] = {}  # id(agent) → its run
         self._continuing: set[int] = set()  # agents resumed by a stop continuation
-        self._tools: dict[str, Any] = {}  # call id → its tool_running() context, while it runs
         self._registries: weakref.WeakSet[HookRegistry] = weakref.WeakSet()
-
-    @property
-    def problems(self) -> tuple[Any, ...]:
-        return self.driver.problems
-
-    def close(self, reason: str = "other") -> None:
-        """``session_end``, and the helper thread stops."""
-        self._blocking.close(reason)
-
-    def __enter__(self) -> HookwireHooks:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def register_hooks(self, registry: HookRegistry, **kwargs: Any) -> None:
         self._registries.add(registry)
@@ -112,12 +65,12 @@ class HookwireHooks(HookProvider):
             return
         run = self.driver.begin(_prompt(event.messages), agent_type=event.agent.name or "agent")
         self._runs[key] = run
-        await self._blocking.acall(run.open)
+        await self.acall(run.open)
 
     async def _before_model(self, event: BeforeModelCallEvent) -> None:
         run = self._runs.get(id(event.agent))
         if run is not None:
-            _place(event.agent.messages, await self._blocking.acall(run.before_model))
+            _place(event.agent.messages, await self.acall(run.before_model))
 
     async def _after_model(self, event: AfterModelCallEvent) -> None:
         run = self._runs.get(id(event.agent))
@@ -128,8 +81,7 @@ class HookwireHooks(HookProvider):
             run.model_answered(_text(message), [b["toolUse"]["toolUseId"] for b in
                                                 message.get("content") or [] if "toolUse" in b])
         elif event.exception is not None:
-            await self._blocking.acall(run.model_failed, error_kind(event.exception),
-                                       str(event.exception))
+            await self.acall(run.model_failed, event.exception)
 
     async def _after_invocation(self, event: AfterInvocationEvent) -> None:
         key = id(event.agent)
@@ -139,10 +91,10 @@ class HookwireHooks(HookProvider):
         if event.result is None or event.result.stop_reason == "interrupt":
             self._runs.pop(key, None)  # failed, or paused: no stop
             return
-        feedback = await self._blocking.acall(run.stop, _text(event.result.message))
+        feedback = await self.acall(run.stop, _text(event.result.message))
         if feedback is None:
             self._runs.pop(key, None)
-            await self._blocking.acall(run.close)
+            await self.acall(run.close)
             return
         self._continuing.add(key)
         event.resume = [ContentBlock(text=t.text) for t in feedback]
@@ -153,48 +105,36 @@ class HookwireHooks(HookProvider):
         run = self._runs.get(id(event.agent))
         if run is None:  # its invocation's start went unseen: the call is still guarded
             run = self._runs[id(event.agent)] = self.driver.begin("", resumed=True)
-            await self._blocking.acall(run.open)
+            await self.acall(run.open)
         use = event.tool_use
         name, call_id = use["name"], use["toolUseId"]
         args = dict(use.get("input") or {})
-        go = await self._blocking.acall(run.tool_pre, name, args, call_id)
-        if go.action in (Action.ASK, Action.DEFER):
-            go = await self._blocking.acall(run.approve, name, go, call_id)
-        if go.action is Action.RUN and go.rewritten:
-            spec: Any = getattr(event.selected_tool, "tool_spec", None) or {}
-            error = schema_error((spec.get("inputSchema") or {}).get("json"), go.input)
-            if error is not None:
-                event.cancel_tool = invalid_rewrite(name, error)
-                run.refuse(call_id, event.cancel_tool)
-                return
-            event.tool_use["input"] = go.input
+        spec: Any = getattr(event.selected_tool, "tool_spec", None) or {}
+        go = await self.acall(run.gate, name, args, call_id, check=lambda i: schema_error(
+            (spec.get("inputSchema") or {}).get("json"), i))
         if go.action is not Action.RUN:
             event.cancel_tool = go.text or "denied by a hook"
             return
+        if go.rewritten:
+            event.tool_use["input"] = go.input
         inner = getattr(event.selected_tool, "agent", None)  # ``agent.as_tool()``
         if isinstance(inner, Agent) and inner.hooks not in self._registries:
             inner.hooks.add_hook(self)  # a sub-agent given no adapter runs under this one
-        # the tool runs in this task (or a copy of its context): an agent it starts is nested
-        manager = run.tool_running()
-        manager.__enter__()
-        self._tools[call_id] = manager
+        run.tool_started(call_id)  # the tool runs in this task (or a copy of its context)
 
     async def _after_tool(self, event: AfterToolCallEvent) -> None:
         run = self._runs.get(id(event.agent))
         call_id = event.tool_use["toolUseId"]
-        manager: Any = self._tools.pop(call_id, None)
-        if manager is not None:
-            manager.__exit__(None, None, None)
-        if run is None or manager is None:
+        if run is None or not run.tool_ended(call_id):
             return  # not ours, or refused (the refusal is its result)
         name, args = event.tool_use["name"], dict(event.tool_use.get("input") or {})
         result = event.result
         text = _result_text(result)
         if event.exception is not None or result.get("status") == "error":
             error = str(event.exception) if event.exception is not None else text
-            await self._blocking.acall(run.tool_failed, name, args, call_id, error)
+            await self.acall(run.tool_failed, name, args, call_id, error)
             return
-        sent = await self._blocking.acall(run.tool_done, name, args, call_id, text)
+        sent = await self.acall(run.tool_done, name, args, call_id, text)
         if sent is not text:
             event.result = {**result, "content": [{"text": str(sent)}]}
 
@@ -207,8 +147,7 @@ def _place(messages: list[Any], texts: list[ModelText]) -> None:
     if not messages or messages[-1].get("role") != "user":
         messages.append({"role": "user", "content": []})
     content = messages[-1]["content"]
-    before = [{"text": t.text} for t in texts if t.placement is Placement.BEFORE_PROMPT]
-    content[:0] = before
+    content[:0] = [{"text": t.text} for t in texts if t.placement is Placement.BEFORE_PROMPT]
     content.extend({"text": t.text} for t in texts if t.placement is not Placement.BEFORE_PROMPT)
 
 
