@@ -47,7 +47,8 @@ def _foreign_configs(kernel: Any, start: Path, read: set[str]) -> list[tuple[str
 
 #: Every status ``check`` gives a hook; only ``runs`` runs.
 STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not executable",
-            "disabled")
+            "disabled", "not lent")
+_PARTS = {"model": "model", "mcp": "MCP session"}
 
 
 def gather(kernel: Any, config: Any, start: Path) -> tuple[list[Any], list[Any]]:
@@ -89,31 +90,36 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
     problem = dialect.matcher_problem(entry)
     if problem is not None:
         return "invalid", problem
+    part = dialect.runs_on(entry)  # not a process: it runs on what the host lends
+    if part is not None and part not in host.lends:
+        return "not lent", (f"it runs on the host's {_PARTS.get(part, part)}, and host "
+                            f"{host.name} lends none (kernel.parts can)")
+    on = f", on the host's {_PARTS.get(part, part)}" if part else ""
     gated = trust.needs_trust(entry)
     harness = trust.dialect_trust(kernel, entry) if gated else NO_HARNESS_TRUST
     if harness.runs is False:
         status = "disabled" if harness.kind is ProblemKind.DISABLED else "untrusted"
         return status, f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"
     command = trust.sample_command(entry, dialect, project_dir=entry.project or root)
-    broken = trust.cannot_run(command)
+    broken = trust.cannot_run(command) if part is None else None
     if broken is not None:
         return broken
     if harness.runs is True:
-        return "runs", f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"
+        return "runs", f"{provenance}{on}, {entry.dialect}'s own trust record: {harness.why}"
     if not gated:
         if entry.project is None:
-            return "runs", provenance
+            return "runs", provenance + on
         gate = trust.TrustGate(kernel, store)
         folder = _policy.covering(entry.project, gate.folders())
         if folder is not None:
-            return "runs", f"{provenance} ({entry.project}), trusted folder {folder}"
+            return "runs", f"{provenance} ({entry.project}){on}, trusted folder {folder}"
     pin = trust.resolve(command)[0]
     state = trust.state_of(entry, store, pin)
     rid = trust.hook_id(entry)
     if state == trust.TrustState.TRUSTED:
         if pin.loose and (strict or trust.strict_setting()):
             return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
-        return "runs", f"{provenance}, trusted, id {rid}, {pin.pinned}"
+        return "runs", f"{provenance}{on}, trusted, id {rid}, {pin.pinned}"
     if state == trust.TrustState.CHANGED:
         record = store.get(rid)
         assert record is not None

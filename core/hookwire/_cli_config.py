@@ -159,6 +159,8 @@ def _cannot_start(kernel: Any, entry: Any, root: str) -> tuple[str, str] | None:
     there is pinned as it is (the gate never makes a non-executable file run)."""
     from hookwire import _pins, trust
 
+    if kernel.dialect(entry.dialect).runs_on(entry) is not None:
+        return None  # not a process: nothing to start (its text is what a record pins)
     command = trust.sample_command(entry, kernel.dialect(entry.dialect), project_dir=root)
     return _pins.cannot_run(command)
 

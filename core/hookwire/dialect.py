@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -193,10 +193,16 @@ NO_HARNESS_TRUST = HarnessTrust()
 class Prepared:
     """One hook made ready to run: the ``command`` (process, stdin, environment, timeout) and
     ``interpret``, which turns its :class:`~hookwire.Outcome` into the hook's
-    :class:`~hookwire.Answer` by the harness's rules (it never raises for a bad hook)."""
+    :class:`~hookwire.Answer` by the harness's rules (it never raises for a bad hook).
+
+    ``run``: a hook that is not a process (a model's judgement, an MCP tool call) runs in
+    process: the kernel awaits ``run(parts)`` with the session's
+    :class:`~hookwire.hostparts.HostParts` instead of spawning ``command``, which then only
+    describes it (its text, stdin and timeout); see :func:`hookwire.hostparts.run`."""
 
     command: Command
     interpret: Callable[[Outcome], Answer]
+    run: Callable[[Any], Awaitable[Outcome]] | None = None
 
 
 class Dialect:
@@ -266,6 +272,12 @@ class Dialect:
     def export(self, entry: HookEntry) -> Export:
         """How ``entry`` (read from a native config) is written into hookwire's own file."""
         return Export()
+
+    def runs_on(self, entry: HookEntry) -> str | None:
+        """What ``entry`` runs on when it is not a process (its :class:`Prepared` has a
+        ``run``): ``"model"`` (the host's model) or ``"mcp"`` (its MCP sessions), as host
+        profiles name what they lend. Default ``None``: a process."""
+        return None
 
     def harness_trust(self, entry: HookEntry) -> HarnessTrust:
         """The harness's own trust state of ``entry`` (see :class:`HarnessTrust`). Default:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import attrs
 
-from hookwire import _modes, _plans, runner
+from hookwire import _modes, _plans, hostparts, runner
 from hookwire.audit import Invocation, InvocationResult, next_id
 from hookwire.dialect import Dialect, HookEntry
 from hookwire.errors import PluginError
@@ -281,7 +281,7 @@ class Dispatcher:
             return Answer(diagnostics=(diag,), source=source), HookReport(
                 dialect=dialect.name, event=native, command=entry.display,
                 outcome="error", diagnostics=(diag,))
-        if check is not None:
+        if check is not None and prepared.run is None:  # in process: its text is pinned
             try:
                 checked = check(command)
             except Exception as exc:  # fail closed: a check that cannot decide runs nothing
@@ -290,7 +290,7 @@ class Dispatcher:
             if isinstance(checked, Answer):
                 return _refused(checked, source, dialect, native, entry)
             command = checked
-        if command.shell is not None and self.elides(session):
+        if command.shell is not None and prepared.run is None and self.elides(session):
             command = _plans.elide(command)
         audit = self.registry.observed
         if audit:
@@ -298,7 +298,8 @@ class Dispatcher:
                                     session_id=session.info.session_id, native_event=native,
                                     entry=entry, command=command)
             self.registry.audit_call("hook_invoked", invocation=invocation)
-        outcome = await runner.run(command)
+        outcome = await (runner.run(command) if prepared.run is None else
+                         hostparts.run(prepared.run, session.parts, command.timeout))
         try:
             answer = prepared.interpret(outcome)
         except Exception as exc:

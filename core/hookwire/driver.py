@@ -54,6 +54,7 @@ from hookwire._hosttypes import (
     prompt_text,
     status_error_kind,
 )
+from hookwire.hostparts import HostMcp, HostModel, HostParts
 from hookwire.hosts import HostProfile
 from hookwire.problems import Problem, ProblemKind
 from hookwire.render import ModelText
@@ -86,6 +87,7 @@ class HostDriver:
         self.carry: list[ModelText] = []  # for the next user turn's first model request
         self.pre: dict[str, ToolGo] = {}  # call id → the answer, kept across runs (approvals)
         self.runs = 0  # sessions started
+        self.parts = HostParts()  # what the runtime lends hooks (lend)
         self._problems: tuple[Any, ...] = ()
         self._stack: contextlib.AsyncExitStack | None = None
         self._ids = itertools.count(1)
@@ -116,6 +118,13 @@ class HostDriver:
         if self.session is not None:
             self.session.declare_tools(self.tool_names)
             self._problems = tuple(self.session.problems)
+
+    def lend(self, model: HostModel | None = None, mcp: HostMcp | None = None) -> None:
+        """The runtime's own model and MCP client sessions, for hooks that ask a model or call
+        an MCP tool (:mod:`hookwire.hostparts`); what the kernel was given wins."""
+        self.parts = HostParts(model=model or self.parts.model, mcp=mcp or self.parts.mcp)
+        if self.session is not None:
+            self.session.parts = self.kernel.parts.over(self.parts)
 
     def map_mcp(self, runtime_name: str, server: str | None, tool: str, *,
                 unnamed: str = "a name") -> None:
@@ -149,7 +158,9 @@ class HostDriver:
             fields.setdefault("host", self.host)
         if self.tool_names:
             fields.setdefault("tools", list(self.tool_names))
-        return self.kernel.session(max_stop_blocks=self.max_stop_blocks, **fields)  # type: ignore[no-any-return]
+        session: Session = self.kernel.session(max_stop_blocks=self.max_stop_blocks, **fields)
+        session.parts = self.kernel.parts.over(self.parts)
+        return session
 
     async def start(self, session: Session | None = None) -> None:
         """Fire ``session_start`` on ``session`` (entered by the caller) or a session this

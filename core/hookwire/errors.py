@@ -141,3 +141,8 @@ class SessionHalted(HookwireError, RuntimeError):
         self.reason = reason
         self.detail = detail
         super().__init__(f"session halted by a hook: {reason or '(no reason given)'}")
+
+
+class HostPartMissing(HookwireError, LookupError):
+    """A hook needs a part the host did not lend hookwire (a model, an MCP session, a
+    connected server; :mod:`hookwire.hostparts`): it does not run."""

@@ -24,22 +24,25 @@ if TYPE_CHECKING:
 
 @attrs.frozen(kw_only=True)
 class HostProfile:
-    """A host: its ``name`` (what ``--host`` takes), the ``seams`` it emits, and why the others
-    are missing (``missing``: seam → reason, shown by ``hookwire check``)."""
+    """A host: its ``name`` (what ``--host`` takes), the ``seams`` it emits, why the others
+    are missing (``missing``: seam → reason, shown by ``hookwire check``), and what it
+    ``lends`` hooks that are not processes (``"model"``, ``"mcp"``: :mod:`hookwire.hostparts`)."""
 
     name: str
     seams: frozenset[Seam]
     description: str = ""
     missing: dict[Seam, str] = attrs.field(factory=dict)
+    lends: frozenset[str] = frozenset()
 
     def emits(self, seam: Seam) -> bool:
         return seam in self.seams
 
 
-def lazy_profile(*, name: str, description: str, seams: str,
-                 missing: Mapping[str, str]) -> Callable[[], HostProfile]:
+def lazy_profile(*, name: str, description: str, seams: str, missing: Mapping[str, str],
+                 lends: str = "") -> Callable[[], HostProfile]:
     """A function building (once) the profile of host ``name``: ``seams`` names the seams it
-    emits (hookspec names, space-separated), ``missing`` says why each other one is missing."""
+    emits (hookspec names, space-separated), ``missing`` says why each other one is missing,
+    ``lends`` what it lends (``"model mcp"``)."""
 
     @functools.cache
     def build() -> HostProfile:
@@ -47,7 +50,8 @@ def lazy_profile(*, name: str, description: str, seams: str,
 
         return HostProfile(name=name, description=description,
                            seams=frozenset(Seam(s) for s in seams.split()),
-                           missing={Seam(s): why for s, why in missing.items()})
+                           missing={Seam(s): why for s, why in missing.items()},
+                           lends=frozenset(lends.split()))
 
     return build
 

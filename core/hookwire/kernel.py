@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from hookwire import _entrypoints
+from hookwire.hostparts import NONE, HostParts
 from hookwire.index import Index
 from hookwire.registry import DialectInfo, Registry
 
@@ -30,16 +31,16 @@ __all__ = ["DialectInfo", "Kernel"]
 
 class Kernel:
     """Loads plugins and dialects, holds the configured hooks and dispatches seams.
-    ``Kernel()`` loads every ``hookwire.plugins`` entry point and, on first use (a dialect,
-    config or dispatch asked for), the ``hookwire.dialects`` ones, each in its own error
-    boundary (a broken one is recorded in :attr:`load_errors` and skipped); ``plugins`` are
-    registered in-process after them. ``output_cap`` bounds each hook's stdout and stderr
-    (``None``: the runner's 1 MiB). ``shell_elision=True`` execs a shell hook whose text is a
-    plain word list directly instead of through ``/bin/sh -c`` (a documented divergence;
-    ``None``: as the hooks file says, else off; a session may override it). A repository's
-    hooks run only in a trusted folder or once approved: ``trusted_folders`` adds to the
-    user's; ``project_hooks="run"`` runs them unasked, as a harness would. ``enforcement``:
-    ``"enforce"``, ``"fail-closed"`` or ``"shadow"`` (docs/trust.md)."""
+    ``Kernel()`` loads every ``hookwire.plugins`` entry point and, on first use (a dialect, config
+    or dispatch asked for), the ``hookwire.dialects`` ones, each in its own error boundary (a
+    broken one is recorded in :attr:`load_errors` and skipped); ``plugins`` are registered
+    in-process after them. ``output_cap`` bounds each hook's stdout and stderr (default 1 MiB).
+    ``shell_elision=True`` execs a shell hook whose text is a plain word list directly instead of
+    through ``/bin/sh -c`` (a divergence; ``None``: as the hooks file says, else off; a session may
+    override it). A repository's hooks run only in a trusted folder or once approved:
+    ``trusted_folders`` adds to the user's; ``project_hooks="run"`` runs them unasked, as a harness
+    would. ``enforcement``: ``"enforce"``, ``"fail-closed"`` or ``"shadow"`` (docs/trust.md)."""
+    parts: HostParts = NONE  #: what in-process hooks run on (:mod:`hookwire.hostparts`)
 
     def __init__(self, *, plugins: Iterable[object] = (), load_entry_points: bool = True,
                  output_cap: int | None = None, shell_elision: bool | None = None,
@@ -196,5 +197,4 @@ class Kernel:
     def sync_session(self, **kwargs: Any) -> SyncSession:
         """A blocking :class:`~hookwire.sync.SyncSession` for synchronous runtimes."""
         from hookwire.sync import SyncSession
-
         return SyncSession(self, **kwargs)

@@ -105,8 +105,8 @@ class Session:
         self.turn_halt: Halt | None = None
         self._start_halt: Halt | None = None
         self.prompt_id: str | None = None
-        self._stop_blocks = 0
-        self._stop_active = False
+        self._stop_blocks, self._stop_active = 0, False
+        self.parts = kernel.parts  #: what its in-process hooks run on (:mod:`.hostparts`)
         self._subagent_blocks: dict[str, int] = {}
         self._start_done: anyio.Event | None = None
         self._deferred: list[Answer] = []

@@ -222,3 +222,95 @@ def rendered() -> Callable[..., list[str]]:
                                        neutral_form=neutral)]
 
     return texts
+
+
+#: A stdio MCP server (FastMCP) with one tool, ``check(command)``: it logs each call to
+#: ``argv[1]`` and answers with Claude Code hook output (a deny for ``rm``, else ``{}``).
+GUARD_SERVER = r'''
+import json, sys
+from fastmcp import FastMCP
+server = FastMCP("guard")
+@server.tool
+def check(command: str) -> str:
+    """Check a shell command before it runs."""
+    with open(sys.argv[1], "a") as fh:
+        fh.write(command + "\n")
+    if "rm " in command:
+        return json.dumps({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": "the guard server refuses rm"}})
+    return "{}"
+server.run(show_banner=False)
+'''
+
+
+class FiveHandlers:
+    """One ``.claude/settings.json`` holding a ``Bash`` PreToolUse hook of each of Claude Code's
+    five handler types: a command script, an http hook (a local server), a prompt hook, an
+    agent hook and an mcp_tool hook (``guard:check`` on a stdio MCP server)."""
+
+    PROMPT = "Is this call safe? $ARGUMENTS"
+    AGENT = "Check the call against POLICY.md: $ARGUMENTS"
+
+    def __init__(self, root: Path) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.root = root
+        self.http_bodies: list[bytes] = []
+        bodies = self.http_bodies
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                bodies.append(self.rfile.read(int(self.headers["Content-Length"])))
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        (root / "guard_server.py").write_text(GUARD_SERVER)
+        (root / "command_hook.sh").write_text(  # one payload a line (each ends in \n)
+            '#!/bin/sh\ncat >> "$(dirname "$0")/command.log"\n')
+        (root / "command_hook.sh").chmod(0o755)
+
+    @property
+    def mcp_argv(self) -> list[str]:
+        """How to start the MCP server (stdio)."""
+        return [sys.executable, str(self.root / "guard_server.py"), str(self.root / "mcp.log")]
+
+    def read(self, name: str) -> list[str]:
+        path = self.root / name
+        return path.read_text().splitlines() if path.exists() else []
+
+    def kernel(self, project: Path) -> Kernel:
+        (project / "POLICY.md").write_text("Commands that delete files are forbidden.\n")
+        hooks = {"PreToolUse": [group(
+            {"type": "command", "command": str(self.root / "command_hook.sh")},
+            {"type": "http", "url": f"http://127.0.0.1:{self.httpd.server_address[1]}/hook"},
+            {"type": "prompt", "prompt": self.PROMPT},
+            {"type": "agent", "prompt": self.AGENT},
+            {"type": "mcp_tool", "server": "guard", "tool": "check",
+             "input": {"command": "${tool_input.command}"}},
+            matcher="Bash")]}
+        kernel = Kernel()
+        result = kernel.add_config("claude", write_settings(
+            project / ".claude" / "settings.json", hooks))
+        assert not result.problems, result.problems
+        return kernel
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def five_handlers(tmp_path: Path) -> Any:
+    """:class:`FiveHandlers` in ``tmp_path`` (its HTTP server stopped at the end)."""
+    made = FiveHandlers(tmp_path)
+    yield made
+    made.close()

@@ -152,6 +152,9 @@ def _one(dialect: Dialect, entry: HookEntry, host: Any,
     spec = dialect.events.get(entry.event)
     if spec is None or spec.seam is None:
         return reject(f"no seam maps the event {entry.event!r}: hookwire hosts never emit it")
+    exported = dialect.export(entry)
+    if exported.rejected is not None:
+        return reject(exported.rejected)
     if isinstance(entry.command, str):
         if not entry.command.strip():
             return reject("empty command")
@@ -163,9 +166,6 @@ def _one(dialect: Dialect, entry: HookEntry, host: Any,
         argv = list(entry.command)
     if not argv or not all(argv):
         return reject("empty command" if not argv else "empty argument in the command")
-    exported = dialect.export(entry)
-    if exported.rejected is not None:
-        return reject(exported.rejected)
     notes = [*warnings, *exported.warnings]
     if host is not None and not host.emits(spec.seam):
         why = host.missing.get(spec.seam, "")

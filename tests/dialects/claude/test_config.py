@@ -46,8 +46,10 @@ def test_reads_entries_and_reports_problems_with_lines(tmp_path: Path) -> None:
     result = ClaudeDialect().read_config(path)
     commands = [e.command for e in result.entries]
     assert commands == ["./ok.sh", ("./tool.sh", "a b", "${CLAUDE_PROJECT_DIR}"),
-                        "http://127.0.0.1:1/hook", "./batch.sh", "./stop.sh"]
-    ok, _tool, http, _batch, stop = result.entries
+                        "is this ok? $ARGUMENTS", "http://127.0.0.1:1/hook", "./batch.sh",
+                        "./stop.sh"]
+    ok, _tool, judged, http, _batch, stop = result.entries
+    assert judged.handler.type == "prompt" and judged.location.line == 11
     assert http.handler.type == "http" and http.location.line == 12
     assert ok.matcher == "Bash" and ok.timeout == 5 and ok.handler.if_ == "Bash(git *)"
     assert ok.location.file == str(path) and ok.location.line == 8
@@ -57,7 +59,7 @@ def test_reads_entries_and_reports_problems_with_lines(tmp_path: Path) -> None:
     problems = {(p.location.line, p.event): p.message for p in result.problems}
     assert "expected float" in problems[(9, "PreToolUse")]
     assert "$.hooks.PreToolUse[0].hooks[1].timeout" in problems[(9, "PreToolUse")]
-    assert "skipped" in problems[(11, "PreToolUse")]            # prompt handler
+    assert (11, "PreToolUse") not in problems                    # a prompt handler runs
     assert (12, "PreToolUse") not in problems
     assert "unknown event 'Bash'" in problems[(16, "Bash")]
     assert "not emitted" in problems[(17, "CwdChanged")]
@@ -74,7 +76,6 @@ def test_each_problem_says_its_kind(tmp_path: Path) -> None:
              for p in ClaudeDialect().read_config(path).problems}
     assert kinds == {
         (9, "PreToolUse"): ProblemKind.INVALID_HANDLER,    # timeout of the wrong type
-        (11, "PreToolUse"): ProblemKind.UNSUPPORTED,       # prompt handler
         (16, "Bash"): ProblemKind.UNKNOWN_EVENT,
         (17, "CwdChanged"): ProblemKind.NO_SEAM,
         (20, "SessionStart"): ProblemKind.INVALID_HANDLER,  # not an array of groups

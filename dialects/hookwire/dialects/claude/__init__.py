@@ -24,6 +24,7 @@ from hookwire.dialect import (
     Export,
     HookEntry,
     Location,
+    Prepared,
     ProblemKind,
     Provenance,
 )
@@ -295,6 +296,21 @@ class ClaudeDialect(Dialect):
         return _matcher.check(entry.matcher, narrow=entry.event in NARROW_MATCHER_EVENTS)
 
     # -- running -------------------------------------------------------------------------------
+
+    def runs_on(self, entry: HookEntry) -> str | None:
+        """``"model"`` for a prompt or agent hook, ``"mcp"`` for an mcp_tool hook."""
+        return {"prompt": "model", "agent": "model", "mcp_tool": "mcp"}.get(
+            handler_of(entry).type)
+
+    def prepare(self, entry: HookEntry, event: SeamEvent, native: str,
+                session: SessionInfo) -> Prepared:
+        """A prompt, agent or mcp_tool hook runs in process, on what the host lends
+        (:mod:`._inprocess`); the others are processes."""
+        if handler_of(entry).in_process:
+            from hookwire.dialects.claude import _inprocess
+
+            return _inprocess.prepare(entry, event, native, session)
+        return super().prepare(entry, event, native, session)
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:

@@ -33,6 +33,7 @@ from hookwire.dialect import (
     ProblemKind,
     Provenance,
 )
+from hookwire.dialects.claude import _inconfig as _in
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, pointer
@@ -112,8 +113,9 @@ def make_converter() -> cattrs.Converter:
         lambda v, _: tuple(conv.structure(x, str) for x in _strict(list)(v, _)))
     conv.register_structure_hook(CommandHandler, make_dict_structure_fn(
         CommandHandler, conv, async_=override(rename="async"), if_=override(rename="if")))
-    conv.register_structure_hook(HttpHandler, make_dict_structure_fn(
-        HttpHandler, conv, if_=override(rename="if")))
+    for cls in (HttpHandler, _in.PromptHandler, _in.McpToolHandler):
+        conv.register_structure_hook(cls, make_dict_structure_fn(
+            cls, conv, if_=override(rename="if")))
     return conv
 
 
@@ -253,12 +255,9 @@ class _Reader:
                          ProblemKind.INVALID_HANDLER)
             return
         kind = raw.get("type")
-        if kind in ("prompt", "agent", "mcp_tool"):
-            self.problem(f"unsupported handler type {kind!r}: skipped, hookwire has no model "
-                         "or MCP client to run it", path, event, kind=ProblemKind.UNSUPPORTED)
-            return
-        cls: type[CommandHandler | HttpHandler] = (
-            HttpHandler if kind == "http" else CommandHandler)
+        cls: type[CommandHandler | HttpHandler | _in.PromptHandler | _in.McpToolHandler] = (
+            HttpHandler if kind == "http" else _in.PromptHandler if kind in ("prompt", "agent")
+            else _in.McpToolHandler if kind == "mcp_tool" else CommandHandler)
         try:
             handler = CONVERTER.structure(raw, cls)
         except Exception as exc:
@@ -273,13 +272,24 @@ class _Reader:
             self.problem("`timeout` must be a positive number of seconds; handler ignored",
                          (*path, "timeout"), event, "error", ProblemKind.INVALID_HANDLER)
             return
-        known = _HTTP_FIELDS if isinstance(handler, HttpHandler) else _FIELDS
+        known = {HttpHandler: _HTTP_FIELDS, _in.PromptHandler: _in.PROMPT_FIELDS,
+                 _in.McpToolHandler: _in.MCP_FIELDS}.get(cls, _FIELDS)
         for key in sorted(raw.keys() - known - _QUIET_KEYS):
             self.problem(f"unknown handler key {key!r}: ignored", (*path, key), event,
                          kind=ProblemKind.UNSUPPORTED)
         if handler.if_ is not None and event not in TOOL_EVENTS:
             self.problem(f"`if` only applies to tool events; on {event} this handler never "
                          "runs (as in Claude Code)", (*path, "if"), event)
+        if isinstance(handler, _in.PromptHandler | _in.McpToolHandler):
+            why = _in.refused(handler, event)
+            if why is not None:
+                self.problem(why, path, event, kind=ProblemKind.UNSUPPORTED)
+                return
+            self.entries.append(HookEntry(
+                dialect=DIALECT, event=event, command=_in.command_of(handler), matcher=matcher,
+                timeout=handler.timeout, provenance=self.provenance, location=self.where(path),
+                handler=self.handler(handler)))
+            return
         if isinstance(handler, HttpHandler):
             if event == "SessionStart":
                 self.problem("SessionStart does not accept http handlers (as in Claude Code): "
@@ -300,11 +310,14 @@ class _Reader:
                          (*path, "command"), event)
         self.entries.append(self.entry(event, matcher, handler, path))
 
-    def handler(self, h: CommandHandler | HttpHandler) -> ClaudeHandler:
+    def handler(self, h: CommandHandler | HttpHandler | _in.PromptHandler | _in.McpToolHandler
+                ) -> ClaudeHandler:
         """The entry's typed handler: the parsed handler, its settings level and plugin."""
         common: dict[str, Any] = {"scope": self.scope, "onFailure": h.onFailure, "if_": h.if_,
                                   "statusMessage": h.statusMessage,
                                   "plugin": dict(self.plugin or {})}
+        if isinstance(h, _in.PromptHandler | _in.McpToolHandler):
+            return ClaudeHandler(**common, **_in.fields(h))
         if isinstance(h, HttpHandler):
             return ClaudeHandler(type="http", headers=dict(h.headers or {}),
                                  allowedEnvVars=tuple(h.allowedEnvVars or ()), **common)

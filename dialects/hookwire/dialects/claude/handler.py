@@ -1,7 +1,9 @@
 """What a Claude Code hook entry carries besides its command, matcher, timeout and ``async``.
 
 :class:`ClaudeHandler` is ``HookEntry.handler`` for this dialect. The reader fills it from the
-typed handler it parsed (:class:`~.config.CommandHandler` or :class:`~.config.HttpHandler`)
+typed handler it parsed (:class:`~.config.CommandHandler`, :class:`~.config.HttpHandler`, or
+for the handlers that run in process :class:`~._inconfig.PromptHandler` and
+:class:`~._inconfig.McpToolHandler`)
 and the settings level of the file; hookwire's own hooks file gives it as ``options``
 (:func:`from_options`). Field names are Claude Code's own spellings (``if`` is ``if_``).
 """
@@ -21,13 +23,16 @@ Scope = Literal["user", "project", "local", "cli", "managed", "plugin"]
 
 @attrs.frozen(kw_only=True)
 class ClaudeHandler:
-    """``type``: ``command`` (the entry's command runs) or ``http`` (the payload is POSTed to
-    the entry's command, a URL, with ``headers`` interpolating only ``allowedEnvVars``).
+    """``type``: ``command`` (the entry's command runs), ``http`` (the payload is POSTed to
+    the entry's command, a URL, with ``headers`` interpolating only ``allowedEnvVars``),
+    ``prompt`` or ``agent`` (the entry's command is the prompt a model judges, on the host's
+    ``model`` of that name if it lends one; ``continueOnBlock``) or ``mcp_tool`` (``tool`` on
+    the host's MCP ``server``, called with ``input``).
     ``scope``: the settings level it was read from (``disableAllHooks`` precedence; plugin
     timeouts do not raise the SessionEnd budget). ``plugin``: ``CLAUDE_PLUGIN_ROOT``,
     ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PLUGIN_NAME`` of the plugin it belongs to."""
 
-    type: Literal["command", "http"] = "command"
+    type: Literal["command", "http", "prompt", "agent", "mcp_tool"] = "command"
     scope: Scope = "cli"
     onFailure: Literal["continue", "block"] = "continue"
     if_: str | None = None
@@ -36,6 +41,16 @@ class ClaudeHandler:
     plugin: dict[str, str] = attrs.field(factory=dict)
     headers: dict[str, str] = attrs.field(factory=dict)
     allowedEnvVars: tuple[str, ...] = ()
+    model: str | None = None
+    continueOnBlock: bool = False
+    server: str | None = None
+    tool: str | None = None
+    input: dict[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def in_process(self) -> bool:
+        """Runs on what the host lends (a model, an MCP session), not as a process."""
+        return self.type in ("prompt", "agent", "mcp_tool")
 
 
 DEFAULT_HANDLER = ClaudeHandler()
@@ -69,6 +84,12 @@ def _fields(h: ClaudeHandler) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if h.type == "http":
         out.update(type="http", headers=dict(h.headers), allowedEnvVars=list(h.allowedEnvVars))
+    elif h.type in ("prompt", "agent"):
+        out["type"] = h.type
+        out.update({k: v for k, v in (("model", h.model), ("continueOnBlock", h.continueOnBlock))
+                    if v})
+    elif h.type == "mcp_tool":
+        out.update(type="mcp_tool", server=h.server, tool=h.tool, input=dict(h.input))
     if h.if_ is not None:
         out["if"] = h.if_
     if h.statusMessage is not None:
@@ -85,6 +106,10 @@ def export(entry: HookEntry) -> Export:
     hook does, ``scope: plugin`` (its timeouts keep out of the SessionEnd budget) and an
     ``onFailure`` other than the default; the other settings levels mean nothing there."""
     h = handler_of(entry)
+    if h.in_process:
+        return Export(rejected=f"unsupported handler type {h.type!r} in hookwire's own file "
+                      "(its entries run commands): list the settings file as a source to read "
+                      "live instead, and the hook runs on the host's model or MCP sessions")
     kept = _fields(h)
     if h.scope == "plugin":
         kept["scope"] = "plugin"

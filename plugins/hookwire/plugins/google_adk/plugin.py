@@ -21,6 +21,7 @@ from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
 from hookwire.driver import Action, Anchored, HostAdapter, HostRun, hookwire_error
+from hookwire.plugins.google_adk.model import AdkModel
 from hookwire.plugins.google_adk.profile import PROFILE
 from hookwire.render import ModelText
 
@@ -111,6 +112,9 @@ class HookwirePlugin(HostAdapter, BasePlugin):
     async def before_run_callback(self, *, invocation_context: Any) -> None:
         ic = invocation_context
         self.driver.declare_tools([n for t in ic.agent.tools if (n := _tool_name(t))])
+        model = getattr(ic.agent, "canonical_model", None)  # prompt and agent hooks ask it
+        if model is not None:
+            self.driver.lend(model=AdkModel(model, loop=asyncio.get_running_loop()))
         state = self._continuing.pop(ic.session.id, None)
         if state is None:
             run = self.driver.begin(_text(ic.user_content) or "", agent_type=ic.agent.name)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 #: The plugin object behind the entry point; ``PROFILE`` is the profile itself.
 plugin, __getattr__ = declare_host(
+    lends="model",  # to prompt and agent hooks
     name="google-adk",
     description="Google ADK runners with the hookwire plugin "
                 "(hookwire.plugins.google_adk.HookwirePlugin)",

@@ -41,6 +41,7 @@ from hookwire.driver import (
     prompt_text,
 )
 from hookwire.kernel import Kernel
+from hookwire.plugins.langchain.model import LangChainModel
 from hookwire.plugins.langchain.profile import PROFILE
 from hookwire.render import Placement, source_label, texts_at, texts_but
 
@@ -113,6 +114,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
 
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
         self._declare_tools(request.tools)
+        self.driver.lend(model=LangChainModel(request.model))  # prompt and agent hooks ask it
         try:
             response = handler(request)
         except _NOT_A_MODEL_FAILURE:
@@ -126,6 +128,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
     async def awrap_model_call(self, request: Any,
                                handler: Callable[[Any], Awaitable[Any]]) -> Any:
         self._declare_tools(request.tools)
+        self.driver.lend(model=LangChainModel(request.model))
         try:
             response = await handler(request)
         except _NOT_A_MODEL_FAILURE:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 #: The plugin object behind the entry point; ``PROFILE`` is the profile itself.
 plugin, __getattr__ = declare_host(
+    lends="model",  # to prompt, agent (model) and mcp_tool (mcp) hooks
     name="langchain",
     description="LangChain v1 agents (create_agent) with the hookwire middleware "
                 "(hookwire.plugins.langchain.HookwireMiddleware)",

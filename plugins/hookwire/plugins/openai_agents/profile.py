@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 #: The plugin object behind the entry point; ``PROFILE`` is the profile itself.
 plugin, __getattr__ = declare_host(
+    lends="model mcp",  # to prompt, agent (model) and mcp_tool (mcp) hooks
     name="openai-agents",
     description="OpenAI Agents SDK runs through the hookwire runner "
                 "(hookwire.plugins.openai_agents.Hookwire)",

@@ -34,7 +34,9 @@ from hookwire.driver import (
     prompt_text,
 )
 from hookwire.kernel import Kernel
+from hookwire.plugins._mcp import McpSessions, running_loop
 from hookwire.plugins._schema import schema_error
+from hookwire.plugins.openai_agents.model import OpenAIAgentsModel
 from hookwire.plugins.openai_agents.profile import PROFILE
 from hookwire.render import ModelText
 from hookwire.verdicts import Decision
@@ -82,6 +84,11 @@ class Hookwire(HostAdapter):
 
     def _begin(self, agent: Agent[Any], input: Any, streamed: bool) -> tuple[Agent[Any], _Run]:
         hooked = self.instrument(agent)  # its tools are declared before the session opens
+        # prompt and agent hooks ask its model, mcp_tool hooks call its MCP servers, on the
+        # caller's loop (hooks run on the driver's thread)
+        loop = running_loop()
+        self.driver.lend(model=OpenAIAgentsModel(agent.model, loop=loop), mcp=McpSessions(
+            lambda: {s.name: s for s in agent.mcp_servers}, loop=loop))
         host = self.driver.begin(_input_text(input), resumed=isinstance(input, RunState),
                                  agent_type=agent.name or "agent")
         return hooked, _Run(host=host, streamed=streamed)

@@ -55,6 +55,8 @@ from hookwire.driver import (
     place,
 )
 from hookwire.kernel import Kernel
+from hookwire.plugins.pydantic_ai.mcpclient import PydanticAIMcp
+from hookwire.plugins.pydantic_ai.model import PydanticAIModel
 from hookwire.plugins.pydantic_ai.profile import PROFILE
 from hookwire.render import ModelText, Placement, source_label, texts_at, texts_but
 
@@ -104,6 +106,8 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
                        ) -> Any:
         agent = getattr(ctx.agent, "name", None) or "agent"
+        # prompt and agent hooks ask its model; mcp_tool hooks call its MCP toolsets
+        self.driver.lend(model=PydanticAIModel(ctx.model), mcp=PydanticAIMcp(ctx.agent))
         # a run resuming deferred tools (no prompt) is not a user turn
         run = self._run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None,
                                             agent_type=agent)
