@@ -233,8 +233,7 @@ def _fire(args: argparse.Namespace, kernel: Kernel | None = None) -> int:
     problems = []
     if config is None:
         where = args.project_dir or args.cwd or data.get("cwd") or os.getcwd()
-        for _, found in kernel.discover(str(where)):  # each logged when the session starts
-            kernel.config_problems.extend(found.problems)
+        kernel.discover(str(where))  # its problems are logged when the session starts
     else:
         problems = list(kernel.add_config(args.dialect, config).problems)
     # A file that cannot be read is unusable input (exit 2), whichever dialect reports it as a

@@ -27,7 +27,8 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
              own: bool = True) -> list[tuple[str, ConfigResult]]:
     """Discover the hooks of every installed dialect (or of the ``dialects`` named, in that
     order) for a session launched in ``project_dir``, add them to ``kernel`` after the hooks
-    already there, and return ``(dialect name, result)`` pairs, problems included.
+    already there, and return ``(dialect name, result)`` pairs, problems included (they are
+    also the kernel's ``config_problems``: every session names them when it starts).
 
     First come hookwire's own hooks files (``own``; the global file, then the project's
     ``.hookwire/hooks.yaml``, with their ``tools:``, ``trust:`` and ``enforcement:``), as the
@@ -49,6 +50,7 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
     mine = own_files(kernel, project, home_path) if own else ConfigResult()
     if mine.entries or mine.problems:
         found.append(("hookwire", mine))
+        kernel.config_problems.extend(mine.problems)
     held = {_key(e) for e in mine.entries}
     for name, dialect in chosen:
         try:
@@ -64,6 +66,7 @@ def discover(kernel: Kernel, project_dir: str | Path = ".", *,
         if type(dialect).discover is Dialect.discover:
             result = _unread(name, dialect, project, home_path, result)
         kernel.add_hooks(result.entries)
+        kernel.config_problems.extend(result.problems)  # every session names them at start
         found.append((name, result))
     return found
 
@@ -82,19 +85,26 @@ def own_files(kernel: Kernel, project: Path, home: Path | None = None) -> Config
     if home is not None:
         env["HOME"] = str(home)
         env.pop("XDG_CONFIG_HOME", None)
+    def errors(exc: ConfigError) -> list[ConfigProblem]:
+        return [ConfigProblem(message=err.message, location=Location(file=err.file,
+                              line=err.line), event=err.event, severity="error")
+                for err in getattr(exc, "errors", (exc,))]
+
     try:
         loaded = _config.load(project, env)
-        found = _config.collect(kernel, loaded)
-        _config.apply(kernel, loaded, found, env=env)
     except _config.ConfigFileError as exc:
-        return ConfigResult(problems=tuple(ConfigProblem(
-            message=err.message, location=Location(file=err.file, line=err.line),
-            event=err.event, severity="error") for err in exc.errors))
+        return ConfigResult(problems=tuple(errors(exc)))
+    found = _config.collect(kernel, loaded)
+    broken: list[ConfigProblem] = []
+    try:
+        _config.apply(kernel, loaded, found, env=env)
+    except _config.ConfigFileError as exc:  # a tools: mapping; the hooks are in place
+        broken = errors(exc)
     problems = [ConfigProblem(message=str(item.problem), event=item.event, severity="error",
                               location=Location(file=item.file, line=item.line))
                 for item in found.invalid]
     return ConfigResult(entries=tuple(found.entries),
-                        problems=(*problems, *found.warnings))
+                        problems=(*broken, *problems, *found.warnings))
 
 
 def _unread(name: str, dialect: Dialect, project: Path, home: Path | None,

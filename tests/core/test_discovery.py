@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import anyio
 import pytest
 
 from hookwire import ConfigError, ConfigResult, HookEntry, Kernel, Provenance
@@ -173,3 +174,25 @@ def test_a_dialect_without_discover_says_which_files_it_did_not_read(tmp_path: P
     kernel.add_dialect(FileDialect("quiet"))
     [(_, quiet)] = kernel.discover(tmp_path, dialects=["quiet"])
     assert quiet.problems == ()
+
+
+def test_a_broken_tools_mapping_keeps_the_hooks_and_every_session_names_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hooks file whose ``tools:`` mapping cannot be made still loads its hooks, and the
+    problem reaches ``session.problems`` even when the host ignores discover's result."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    proj = tmp_path / "proj"
+    (proj / ".hookwire").mkdir(parents=True)
+    (proj / ".hookwire" / "hooks.yaml").write_text(
+        "version: 1\ntools:\n  run_shell: {as: NoSuchTool}\nhooks:\n"
+        "  - {dialect: claude, event: PreToolUse, matcher: Bash, type: command, "
+        "command: [/bin/true]}\n")
+    kernel = Kernel()
+    kernel.discover(proj, home=tmp_path / "home")
+    assert [h.display for h in kernel.hooks] == ["/bin/true"]
+
+    async def go() -> tuple[object, ...]:
+        async with kernel.session(cwd=str(proj)) as session:
+            return tuple(str(p) for p in session.problems)
+    problems = anyio.run(go)
+    assert any("NoSuchTool" in p and "hooks.yaml" in p for p in problems), problems

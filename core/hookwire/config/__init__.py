@@ -51,9 +51,10 @@ def install(kernel: Any, cwd: str | Path | None = None, env: Mapping[str, str] |
 
 def apply(kernel: Any, config: Config, found: Collected, *, store: Any = None,
           env: Mapping[str, str] | None = None) -> None:
-    """Give ``kernel`` what the hooks files of ``config`` say: their ``tools:`` mappings,
-    shell elision, enforcement mode and ``trust:`` settings, then the valid hooks of
-    ``found`` (invalid ones are logged and left out)."""
+    """Give ``kernel`` what the hooks files of ``config`` say: shell elision, enforcement mode
+    and ``trust:`` settings, the valid hooks of ``found`` (invalid ones are logged and left
+    out), then the ``tools:`` mappings (:class:`ConfigFileError` for one that cannot be made,
+    raised after everything else is in place)."""
     from hookwire import trust
 
     own = {f.path for f in config.files}
@@ -62,7 +63,6 @@ def apply(kernel: Any, config: Config, found: Collected, *, store: Any = None,
             log.warning("%s:%s: %s (hook left out)", item.file, item.line, item.problem)
     for problem in found.warnings:
         log.warning("%s", problem)
-    _map_tools(kernel, config)
     for loaded in config.files:  # global first: the project file's choice stands
         if loaded.document.shell_elision is not None:
             kernel.dispatcher.file_shell_elision = loaded.document.shell_elision
@@ -73,6 +73,7 @@ def apply(kernel: Any, config: Config, found: Collected, *, store: Any = None,
     if store is not None or not isinstance(gate, trust.TrustGate):
         gate = trust.install(kernel, store if store is not None else trust.TrustStore(env=env))
     gate.strict = gate.strict or config.strict_trust
+    _map_tools(kernel, config)  # last: a mapping that fails raises with the hooks in place
 
 
 def _map_tools(kernel: Any, config: Config) -> None:
