@@ -34,19 +34,17 @@ from hookwire.dialect import (
     Provenance,
 )
 from hookwire.dialects.claude import _inconfig as _in
+from hookwire.dialects.claude import _levels, _managed
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, pointer
+from hookwire.dialects.claude._levels import SCOPE_RANK
 from hookwire.dialects.claude.events import EVENTS, NARROW_MATCHER_EVENTS, TOOL_EVENTS
 from hookwire.dialects.claude.handler import ClaudeHandler
 from hookwire.errors import ConfigError, WireError
 from hookwire.wire import parse_json, read_json, read_text
 
 DIALECT = "claude"
-#: disableAllHooks precedence: a higher number overrides a lower one.
-SCOPE_RANK: Mapping[str, int] = {
-    "user": 1, "project": 2, "local": 3, "cli": 4, "managed": 5, "plugin": 0,
-}
 #: The ranks of the scopes a repository writes (project and local settings).
 REPO_RANKS = frozenset({SCOPE_RANK["project"], SCOPE_RANK["local"]})
 #: Keys Claude Code's own files use on handlers without documenting them.
@@ -366,7 +364,8 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
 
     ``plugin_root``: the file belongs to the plugin installed there (needed for hook files a
     manifest names outside ``hooks/hooks.json``). ``settings`` of the result: ``scope``,
-    ``disableAllHooks`` (``None`` when unset) and ``enabledPlugins`` (``{}`` when unset).
+    ``disableAllHooks`` (``None`` when unset), ``enabledPlugins`` (``{}`` when unset) and
+    ``policy``: the other hook policy keys it sets (:func:`._levels.read_keys`).
     """
     file = str(path)
     doc = read_json(read_text(path), file=file)  # WireError: a located ConfigError
@@ -408,6 +407,7 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
             reader.problems.extend(sub.problems)
     elif hooks is not None:
         reader.read_hooks(hooks, ("hooks",))
+    policy = _levels.read_keys(data, scope, lambda msg, key: reader.problem(msg, (key,)))
     if disable and scope != "plugin":
         reader.problem("disableAllHooks is true: no hook runs unless a higher settings level "
                        "sets it back to false", ("disableAllHooks",))
@@ -420,18 +420,20 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
                        ("enabledPlugins",), severity="error")
     return ConfigResult(entries=tuple(reader.entries), problems=tuple(reader.problems),
                         settings={"scope": scope, "disableAllHooks": disable,
-                                  "enabledPlugins": enabled})
+                                  "enabledPlugins": enabled, "policy": policy})
 
 
 def discover(project_dir: str | Path, *, home: str | Path | None = None,
              managed: str | Path | None = None, settings: Iterable[str | Path] = (),
-             plugins: Iterable[str | Path] = (),
-             config: str | Path | None = None) -> list[tuple[Path, Provenance]]:
+             plugins: Iterable[str | Path] = (), config: str | Path | None = None,
+             managed_dir: str | Path | None = None) -> list[tuple[Path, Provenance]]:
     """The files Claude Code would read for a session launched in ``project_dir``, in order.
 
     ``config`` is Claude Code's user folder (default :func:`config_dir`: ``$CLAUDE_CONFIG_DIR``,
     else ``<home>/.claude``). ``settings`` are ``--settings``-style files, ``plugins`` plugin
-    roots. Missing files are left out. Only ``project_dir`` itself is looked at, never its
+    roots. ``managed_dir``: the managed settings folder, whose ``managed-settings.json`` and
+    ``managed-settings.d/*.json`` are read (:mod:`._managed`); ``managed``: one more managed
+    file. Missing files are left out. Only ``project_dir`` itself is looked at, never its
     parents (as observed).
     """
     user = Path(config) if config is not None else config_dir(home)
@@ -442,6 +444,8 @@ def discover(project_dir: str | Path, *, home: str | Path | None = None,
         (proj / ".claude" / "settings.local.json", Provenance.PROJECT),
     ]
     found += [(Path(s), Provenance.USER) for s in settings]
+    if managed_dir is not None:
+        found += [(p, Provenance.MANAGED) for p in _managed.managed_files(Path(managed_dir))]
     if managed is not None:
         found.append((Path(managed), Provenance.MANAGED))
     for root in plugins:
