@@ -174,7 +174,7 @@ class ClaudeDialect(Dialect):
         selection as Claude Code resolves them; ``settings`` of the result give the resolved
         ``disableAllHooks`` and the enabled plugins. Unreadable files become ``error``
         problems."""
-        from hookwire.dialects.claude import _managed
+        from hookwire.dialects.claude import _managed, _plugins
         from hookwire.dialects.claude import config as _config
 
         config = _config.config_dir(home)
@@ -191,13 +191,13 @@ class ClaudeDialect(Dialect):
         managed = set(result.settings["managedPlugins"])
         problems = list(result.problems)
         enabled = result.settings["enabledPlugins"]
-        records, trouble = _config.installed_plugins(config)
+        records, trouble = _plugins.installed_plugins(config)
         problems.extend(trouble)
         roots: list[tuple[Path, str | None]] = []
         for plugin_id, on in enabled.items():
             if not on:
                 continue
-            root = _config.plugin_root(plugin_id, config, project, records)
+            root = _plugins.plugin_root(plugin_id, config, project, records)
             if root is None:
                 problems.append(ConfigProblem(
                     message=f"plugin {plugin_id!r} is enabled but not installed in "
@@ -210,7 +210,7 @@ class ClaudeDialect(Dialect):
                     self._levels.exempt_roots.add(str(root))  # allowManagedHooksOnly
         roots.extend((Path(p), None) for p in plugins)
         for root, repo in roots:
-            files, trouble = _config.plugin_hook_files(root)
+            files, trouble = _plugins.plugin_hook_files(root)
             problems.extend(trouble)
             for path in files:
                 try:
