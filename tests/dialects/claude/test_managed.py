@@ -160,3 +160,21 @@ async def test_disable_all_hooks_at_the_managed_level(
         write_settings(layout.managed / name, None, **top)
     await layout.fire()
     assert layout.ran() == ran
+
+
+@pytest.mark.anyio
+async def test_d33_allow_managed_hooks_only_keeps_a_file_the_host_names(
+        layout: Layout, tmp_path: Path) -> None:
+    """A settings file the host names itself (``add_config``: scope cli, as ``--settings``)
+    keeps running under allowManagedHooksOnly, as the host's own hooks do; the user's stop."""
+    write_settings(layout.managed / "managed-settings.json", layout.hook("managed"),
+                   allowManagedHooksOnly=True)
+    write_settings(layout.config / "settings.json", layout.hook("user"))
+    named = write_settings(tmp_path / "named.json", layout.hook("named"))
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(ClaudeDialect())
+    discover(kernel, layout.proj, home=layout.home)
+    kernel.add_config("claude", named)
+    async with kernel.session(cwd=str(layout.proj), project_dir=str(layout.proj)) as session:
+        await session.tool_pre("Bash", {"command": "ls"})
+    assert layout.ran() == ["managed", "named"]
