@@ -307,3 +307,15 @@ def test_default_timeouts_are_a_command_hooks(tmp_path: Path) -> None:
                 for e, data in ((pre, {"tool_name": "Bash", "tool_input": {}}),
                                 (prompt, {"prompt": "hi"}))]
     assert timeouts == [600, 30]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_on_trio_too_an_answer_decides_and_a_silent_server_is_let_go(
+        server: Server, silent: Silent, claude_kernel: KernelFactory, project: Path) -> None:
+    server.reply(200, b'{"decision": "block", "reason": "from trio"}')
+    kernel = claude_kernel({"PreToolUse": [group(http(server.url)),
+                                           group(http(silent.url, timeout=0.5))]})
+    verdict = await fire(kernel, project)
+    assert verdict.denied and "from trio" in (verdict.reason or "")
+    assert silent.got.is_set() and connections_to(silent.port) == 0
