@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
-from hookwire._command import DEFAULT_OUTPUT_CAP
 from hookwire.errors import HostPartMissing as Missing
 
 if TYPE_CHECKING:  # the kernel imports this module: the runner only when a hook runs
@@ -172,14 +171,17 @@ def failed(why: str) -> Outcome:
     return Outcome(kind=OutcomeKind.EXITED, exit_code=1, stderr=why.encode("utf-8"))
 
 
-_CAP: contextvars.ContextVar[int] = contextvars.ContextVar("hookwire_output_cap",
-                                                         default=DEFAULT_OUTPUT_CAP)
+_CAP: contextvars.ContextVar[int | None] = contextvars.ContextVar("hookwire_output_cap",
+                                                                default=None)
 
 
 def output_cap() -> int:
     """The byte cap of the in-process hook running now (the kernel's ``output_cap``; 1 MiB
     outside a run): what it reads from outside stops there, as a process's output does."""
-    return _CAP.get()
+    from hookwire.runner import DEFAULT_OUTPUT_CAP
+
+    cap = _CAP.get()
+    return DEFAULT_OUTPUT_CAP if cap is None else cap
 
 
 async def run(fn: Callable[[HostParts], Awaitable[Outcome]], parts: HostParts,
@@ -194,7 +196,7 @@ async def run(fn: Callable[[HostParts], Awaitable[Outcome]], parts: HostParts,
 
     started = time.perf_counter()
     scope = anyio.fail_after(timeout) if timeout else contextlib.nullcontext()
-    token = _CAP.set(DEFAULT_OUTPUT_CAP if output_cap is None else output_cap)
+    token = _CAP.set(output_cap)
     try:
         with scope:
             outcome = await fn(parts)
