@@ -178,3 +178,24 @@ async def test_d33_allow_managed_hooks_only_keeps_a_file_the_host_names(
     async with kernel.session(cwd=str(layout.proj), project_dir=str(layout.proj)) as session:
         await session.tool_pre("Bash", {"command": "ls"})
     assert layout.ran() == ["managed", "named"]
+
+
+def test_check_says_disabled_for_the_hooks_the_managed_settings_turn_off(
+        layout: Layout) -> None:
+    # what `hookwire check` says runs is what a host runs: the user's hook that
+    # allowManagedHooksOnly turns off is "disabled", naming the key; the managed one runs
+    import os
+    import subprocess
+    import sys
+
+    write_settings(layout.managed / "managed-settings.json", layout.hook("managed"),
+                   allowManagedHooksOnly=True)
+    write_settings(layout.config / "settings.json", layout.hook("user"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "hookwire.cli", "check", "--json"], capture_output=True,
+        text=True, timeout=120, cwd=layout.proj,
+        env={**os.environ, "HOME": str(layout.home)})
+    rows = {row["command"].split()[1]: row for row in json.loads(proc.stdout)["hooks"]}
+    assert rows["managed"]["status"] == "runs", rows
+    assert rows["user"]["status"] == "disabled", rows
+    assert "allowManagedHooksOnly" in rows["user"]["detail"]

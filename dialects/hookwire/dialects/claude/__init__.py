@@ -19,6 +19,7 @@ from hookwire.dialect import (
     Dialect,
     EventSpec,
     Export,
+    HarnessTrust,
     HookEntry,
     Location,
     Prepared,
@@ -244,6 +245,16 @@ class ClaudeDialect(Dialect):
         handler = handler_of(entry)
         return self._levels.active and self._levels.blocks(
             handler.scope, handler.plugin.get("CLAUDE_PLUGIN_ROOT"))
+
+    def harness_trust(self, entry: HookEntry) -> HarnessTrust:
+        """Claude Code keeps no trust records, but its settings can turn a hook off; such a
+        hook is disabled (what ``hookwire check`` reports), as :meth:`select` never picks it."""
+        if not self.hooks_blocked(entry):
+            return HarnessTrust()
+        key = ("disableAllHooks" if self._levels.disabled(handler_of(entry).scope)
+               else "allowManagedHooksOnly")
+        return HarnessTrust(runs=False, kind=ProblemKind.DISABLED,
+                            why=f"turned off by {key} in the settings")
 
     # -- selection -----------------------------------------------------------------------------
 
