@@ -88,17 +88,3 @@ def test_d20_session_start_model_follows_the_session() -> None:
     assert "model" not in payload(start, "SessionStart")
     with_model = SessionInfo(session_id="s", cwd="/", project_dir="/", model="claude-x")
     assert payload(start, "SessionStart", with_model)["model"] == "claude-x"
-
-
-def test_d18_settings_permission_rules_are_not_applied(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"permissions": {"deny": ["Bash(echo:*)"]}, "hooks": {
-        "PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}))
-    result = D.read_config(path)
-    assert len(result.entries) == 1 and result.problems == ()
-    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
-    answer = interpret(result.entries[0], ev.ToolPre(tool_name="Bash",
-                                                     tool_input={"command": "echo hi"}),
-                       "PreToolUse", Outcome(kind=OutcomeKind.EXITED, exit_code=0,
-                                             stdout=json.dumps(out).encode()))
-    assert answer.decision is Decision.ALLOW  # the host's own approval path applies rules

@@ -71,6 +71,7 @@ class ClaudeDialect(Dialect):
 
     def __init__(self) -> None:
         self._disable: dict[str, tuple[str, bool]] = {}
+        self._permissions: dict[str, tuple[Any, ...]] = {}  # file → its permission rules
         self._compiled: dict[int, tuple[Sequence[HookEntry], list[Any]]] = {}
 
     # -- config --------------------------------------------------------------------------------
@@ -111,6 +112,7 @@ class ClaudeDialect(Dialect):
             self._disable.pop(str(path), None)
         else:
             self._disable[str(path)] = (result.settings["scope"], value)
+        self._permissions[str(path)] = result.settings.get("permissions") or ()
         return result
 
     def read_settings(self, sources: Sequence[tuple[Path, Provenance]], *,
@@ -327,6 +329,20 @@ class ClaudeDialect(Dialect):
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome: Outcome) -> Answer:
         return _outcome.interpret(entry, event, native, outcome)
+
+    def combine(self, native: str, event: SeamEvent, session: SessionInfo,
+                results: Sequence[tuple[HookEntry, Answer]]) -> list[Answer]:
+        """A PreToolUse ``allow`` (or ``ask``) yields to the settings' deny and ask rules
+        (:mod:`._permissions`)."""
+        answers = [answer for _, answer in results]
+        rules = [r for file in self._permissions.values() for r in file]
+        if native != "PreToolUse" or not rules:
+            return answers
+        from hookwire.dialects.claude._permissions import apply
+
+        tool, args = getattr(event, "tool_name", ""), getattr(event, "tool_input", {})
+        return [apply(a, rules, tool, args, cwd=session.cwd, project_dir=session.project_dir)
+                for a in answers]
 
     def render(self, verdict: Any, subject: Any) -> list[Any]:
         """What Claude Code gives the model for ``verdict`` (see :mod:`.render`)."""

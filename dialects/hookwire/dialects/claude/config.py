@@ -34,6 +34,7 @@ from hookwire.dialect import (
     Provenance,
 )
 from hookwire.dialects.claude import _inconfig as _in
+from hookwire.dialects.claude import _permissions
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, pointer
@@ -366,7 +367,8 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
 
     ``plugin_root``: the file belongs to the plugin installed there (needed for hook files a
     manifest names outside ``hooks/hooks.json``). ``settings`` of the result: ``scope``,
-    ``disableAllHooks`` (``None`` when unset) and ``enabledPlugins`` (``{}`` when unset).
+    ``disableAllHooks`` (``None`` when unset), ``enabledPlugins`` (``{}`` when unset) and
+    ``permissions`` (the rules of :mod:`._permissions`).
     """
     file = str(path)
     doc = read_json(read_text(path), file=file)  # WireError: a located ConfigError
@@ -418,9 +420,12 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
     elif plugins is not None:
         reader.problem("`enabledPlugins` must be an object of plugin ids; ignored",
                        ("enabledPlugins",), severity="error")
+    permissions = () if scope == "plugin" else _permissions.read(
+        data.get("permissions"), file,
+        lambda msg, at: reader.problem(msg, ("permissions", *at), severity="error"))
     return ConfigResult(entries=tuple(reader.entries), problems=tuple(reader.problems),
                         settings={"scope": scope, "disableAllHooks": disable,
-                                  "enabledPlugins": enabled})
+                                  "enabledPlugins": enabled, "permissions": permissions})
 
 
 def discover(project_dir: str | Path, *, home: str | Path | None = None,
