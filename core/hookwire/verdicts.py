@@ -63,12 +63,15 @@ class SourceKind(enum.StrEnum):
 @attrs.frozen(kw_only=True)
 class Source:
     """Where something came from: ``kind``, a ``name`` (the hook's command, the plugin's name),
-    the ``dialect`` for external hooks and the native ``event`` name it fired on."""
+    the ``dialect`` for external hooks and the native ``event`` name it fired on. ``run_id``:
+    the harness's own name for this run of the hook, where a dialect gives one for its model
+    text (Codex's ``hook_run_id``, ``stop:<display order>:<source path>``)."""
 
     kind: SourceKind
     name: str
     dialect: str | None = None
     event: str | None = None
+    run_id: str | None = None
 
     def label(self) -> str:
         """A short human label, e.g. ``claude:PreToolUse hook `./guard.sh` ``."""
