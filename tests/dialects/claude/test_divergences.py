@@ -50,14 +50,6 @@ def test_d7_async_rewake_runs_as_plain_async(tmp_path: Path) -> None:
     assert "asyncRewake" in result.problems[0].message
 
 
-def test_d8_powershell_shell_is_skipped(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
-        {"type": "command", "command": "Write-Host hi", "shell": "powershell"}]}]}}))
-    result = D.read_config(path)
-    assert result.entries == () and "powershell" in result.problems[0].message
-
-
 def test_if_paths_resolve_against_the_sessions_cwd() -> None:
     entries = [HookEntry(dialect="claude", event="PreToolUse", command="x",
                          handler=ClaudeHandler(if_="Edit(src/**)"))]

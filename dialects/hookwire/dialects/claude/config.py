@@ -34,7 +34,7 @@ from hookwire.dialect import (
     Provenance,
 )
 from hookwire.dialects.claude import _inconfig as _in
-from hookwire.dialects.claude import _permissions
+from hookwire.dialects.claude import _permissions, _powershell
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, pointer
@@ -298,10 +298,6 @@ class _Reader:
                 return
             self.entries.append(self.http_entry(event, matcher, handler, path))
             return
-        if handler.shell == "powershell" and handler.args is None:
-            self.problem("`shell: powershell` is not supported: handler skipped",
-                         (*path, "shell"), event, kind=ProblemKind.UNSUPPORTED)
-            return
         if handler.asyncRewake:
             self.problem("`asyncRewake` is not supported: the hook runs as a plain async hook "
                          "and its exit 2 does not wake the agent", (*path, "asyncRewake"), event,
@@ -322,7 +318,8 @@ class _Reader:
         if isinstance(h, HttpHandler):
             return ClaudeHandler(type="http", headers=dict(h.headers or {}),
                                  allowedEnvVars=tuple(h.allowedEnvVars or ()), **common)
-        return ClaudeHandler(asyncRewake=h.asyncRewake, **common)
+        shell = "powershell" if h.shell == "powershell" and h.args is None else "bash"
+        return ClaudeHandler(asyncRewake=h.asyncRewake, shell=shell, **common)
 
     def http_entry(self, event: str, matcher: str | None, h: HttpHandler,
                    path: JPath) -> HookEntry:
@@ -343,6 +340,8 @@ class _Reader:
 
         if h.args is not None:
             command = (sub(h.command), *(sub(a) for a in h.args))
+        elif h.shell == "powershell":  # PowerShell reads the placeholders from its env
+            command = _powershell.rewrite(h.command)
         else:
             command = sub(h.command)
         handler = self.handler(h)

@@ -30,7 +30,8 @@ class ClaudeHandler:
     the host's MCP ``server``, called with ``input``).
     ``scope``: the settings level it was read from (``disableAllHooks`` precedence; plugin
     timeouts do not raise the SessionEnd budget). ``plugin``: ``CLAUDE_PLUGIN_ROOT``,
-    ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PLUGIN_NAME`` of the plugin it belongs to."""
+    ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PLUGIN_NAME`` of the plugin it belongs to.
+    ``shell``: ``powershell`` runs the command text with ``pwsh`` (:mod:`._powershell`)."""
 
     type: Literal["command", "http", "prompt", "agent", "mcp_tool"] = "command"
     scope: Scope = "cli"
@@ -38,6 +39,7 @@ class ClaudeHandler:
     if_: str | None = None
     statusMessage: str | None = None
     asyncRewake: bool = False
+    shell: Literal["bash", "powershell"] = "bash"
     plugin: dict[str, str] = attrs.field(factory=dict)
     headers: dict[str, str] = attrs.field(factory=dict)
     allowedEnvVars: tuple[str, ...] = ()
@@ -106,6 +108,10 @@ def export(entry: HookEntry) -> Export:
     hook does, ``scope: plugin`` (its timeouts keep out of the SessionEnd budget) and an
     ``onFailure`` other than the default; the other settings levels mean nothing there."""
     h = handler_of(entry)
+    if h.shell == "powershell":
+        return Export(rejected="`shell: powershell`: PowerShell text is not a word list "
+                      "hookwire's own file can hold; list the settings file as a source to "
+                      "read live instead")
     if h.in_process:
         return Export(rejected=f"unsupported handler type {h.type!r} in hookwire's own file "
                       "(its entries run commands): list the settings file as a source to read "

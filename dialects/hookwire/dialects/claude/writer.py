@@ -47,6 +47,8 @@ def handler(entry: HookEntry) -> dict[str, Any]:
             out["allowedEnvVars"] = list(fields["allowedEnvVars"])
     elif isinstance(entry.command, str):
         out = {"type": "command", "command": entry.command}
+        if fields.get("shell") == "powershell":
+            out["shell"] = "powershell"
     else:  # exec form
         out = {"type": "command", "command": entry.command[0], "args": list(entry.command[1:])}
     if entry.timeout is not None:
