@@ -119,7 +119,8 @@ class Answer:
     tool input (tool_pre); ``updated_output`` replaces the tool output the model sees
     (tool_post); ``contexts`` add text; ``halt`` stops everything; ``system_messages`` are
     shown to the user, never to the model. ``diagnostics`` record what went wrong running the
-    contributor (a timeout, an invalid reply) without changing the decision.
+    contributor (a timeout, an invalid reply) without changing the decision. ``wake``: a
+    background hook asks to wake the agent with this text (:mod:`hookwire.wake`).
     """
 
     decision: Decision = Decision.NONE
@@ -131,6 +132,7 @@ class Answer:
     system_messages: tuple[str, ...] = ()
     diagnostics: tuple[str, ...] = ()
     source: Source = KERNEL
+    wake: str | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -146,6 +148,12 @@ class Answer:
 
 
 NO_OPINION = Answer()
+
+
+def stop_capped(verdict: Verdict, cap: int) -> Verdict:
+    """``verdict`` of a stop seam that may not keep the turn going: the cap is reached."""
+    return attrs.evolve(verdict, decision=Decision.NONE, diagnostics=(
+        *verdict.diagnostics, f"stop hooks kept the turn going {cap} times in a row: cap reached"))
 
 
 @attrs.frozen(kw_only=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 from hookwire import Decision, HookEntry, Outcome, OutcomeKind, SessionInfo
 from hookwire import events as ev
@@ -39,15 +38,6 @@ def test_d2_effort_only_when_the_host_gives_it() -> None:
 
 def test_d3_transcript_path_is_empty_without_a_transcript() -> None:
     assert payload(ev.Stop(), "Stop")["transcript_path"] == ""
-
-
-def test_d7_async_rewake_runs_as_plain_async(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
-        {"type": "command", "command": "x", "asyncRewake": True}]}]}}))
-    result = D.read_config(path)
-    assert result.entries[0].background
-    assert "asyncRewake" in result.problems[0].message
 
 
 def test_if_paths_resolve_against_the_sessions_cwd() -> None:

@@ -328,7 +328,16 @@ class ClaudeDialect(Dialect):
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome: Outcome) -> Answer:
+        handler = handler_of(entry)
+        if handler.asyncRewake and entry.background:
+            from hookwire.dialects.claude import _rewake
+
+            return _rewake.interpret(handler, native, outcome)
         return _outcome.interpret(entry, event, native, outcome)
+
+    def wakes(self, entry: HookEntry) -> bool:
+        """An ``asyncRewake`` hook wakes the agent on exit 2 (:mod:`._rewake`)."""
+        return handler_of(entry).asyncRewake
 
     def combine(self, native: str, event: SeamEvent, session: SessionInfo,
                 results: Sequence[tuple[HookEntry, Answer]]) -> list[Answer]:

@@ -65,6 +65,8 @@ class CommandHandler:
     timeout: float | None = None
     async_: bool = False
     asyncRewake: bool = False
+    rewakeMessage: str | None = None
+    rewakeSummary: str | None = None
     onFailure: Literal["continue", "block"] = "continue"
     if_: str | None = None
     statusMessage: str | None = None
@@ -72,7 +74,7 @@ class CommandHandler:
 
 
 _FIELDS = {"type", "command", "args", "shell", "timeout", "async", "asyncRewake", "onFailure",
-           "if", "statusMessage", "once"}
+           "if", "statusMessage", "once", "rewakeMessage", "rewakeSummary"}
 
 
 @attrs.frozen(kw_only=True)
@@ -298,10 +300,6 @@ class _Reader:
                 return
             self.entries.append(self.http_entry(event, matcher, handler, path))
             return
-        if handler.asyncRewake:
-            self.problem("`asyncRewake` is not supported: the hook runs as a plain async hook "
-                         "and its exit 2 does not wake the agent", (*path, "asyncRewake"), event,
-                         kind=ProblemKind.UNSUPPORTED)
         if handler.args is not None and re.search(r"\s", handler.command):
             self.problem("exec form (`args`) with whitespace in `command`: the spawn will fail",
                          (*path, "command"), event)
@@ -319,7 +317,8 @@ class _Reader:
             return ClaudeHandler(type="http", headers=dict(h.headers or {}),
                                  allowedEnvVars=tuple(h.allowedEnvVars or ()), **common)
         shell = "powershell" if h.shell == "powershell" and h.args is None else "bash"
-        return ClaudeHandler(asyncRewake=h.asyncRewake, shell=shell, **common)
+        return ClaudeHandler(asyncRewake=h.asyncRewake, rewakeMessage=h.rewakeMessage,
+                             rewakeSummary=h.rewakeSummary, shell=shell, **common)
 
     def http_entry(self, event: str, matcher: str | None, h: HttpHandler,
                    path: JPath) -> HookEntry:

@@ -31,7 +31,9 @@ class ClaudeHandler:
     ``scope``: the settings level it was read from (``disableAllHooks`` precedence; plugin
     timeouts do not raise the SessionEnd budget). ``plugin``: ``CLAUDE_PLUGIN_ROOT``,
     ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PLUGIN_NAME`` of the plugin it belongs to.
-    ``shell``: ``powershell`` runs the command text with ``pwsh`` (:mod:`._powershell`)."""
+    ``shell``: ``powershell`` runs the command text with ``pwsh`` (:mod:`._powershell`).
+    ``asyncRewake`` (with ``rewakeMessage``, ``rewakeSummary``): a background hook whose exit
+    2 wakes the agent (:mod:`._rewake`)."""
 
     type: Literal["command", "http", "prompt", "agent", "mcp_tool"] = "command"
     scope: Scope = "cli"
@@ -39,6 +41,8 @@ class ClaudeHandler:
     if_: str | None = None
     statusMessage: str | None = None
     asyncRewake: bool = False
+    rewakeMessage: str | None = None
+    rewakeSummary: str | None = None
     shell: Literal["bash", "powershell"] = "bash"
     plugin: dict[str, str] = attrs.field(factory=dict)
     headers: dict[str, str] = attrs.field(factory=dict)
@@ -98,6 +102,8 @@ def _fields(h: ClaudeHandler) -> dict[str, Any]:
         out["statusMessage"] = h.statusMessage
     if h.asyncRewake:
         out["asyncRewake"] = True
+        out.update({k: v for k, v in (("rewakeMessage", h.rewakeMessage),
+                                      ("rewakeSummary", h.rewakeSummary)) if v is not None})
     if h.plugin:
         out["plugin"] = dict(h.plugin)
     return out

@@ -55,6 +55,9 @@ def handler(entry: HookEntry) -> dict[str, Any]:
         out["timeout"] = _number(entry.timeout)
     if fields.get("asyncRewake"):
         out["asyncRewake"] = True  # read back as a background hook
+        for key in ("rewakeMessage", "rewakeSummary"):
+            if fields.get(key) is not None:
+                out[key] = fields[key]
     elif entry.background:
         out["async"] = True
     if fields.get("onFailure", "continue") != "continue":
