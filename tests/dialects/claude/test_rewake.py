@@ -149,3 +149,21 @@ def test_rewake_keys_load_and_write_back(tmp_path: Path) -> None:
     assert result.problems == () and result.entries[0].background
     assert dialect.wakes(result.entries[0])
     assert dialect.write_config(result.entries)["hooks"]["Stop"][0]["hooks"] == [handler]
+
+
+@pytest.mark.anyio
+async def test_a_host_driver_hands_on_wake_to_its_sessions(
+        hook_script: ScriptFactory, claude_kernel: KernelFactory, project: Path) -> None:
+    from hookwire.driver import HostDriver
+
+    hook = str(hook_script("cat >/dev/null\necho 'index is stale' >&2\nexit 2\n"))
+    kernel = claude_kernel({"SessionStart": [group(rewake(hook))]})
+    wakes: list[Wake] = []
+    driver = HostDriver(kernel, on_wake=wakes.append, cwd=str(project),
+                        project_dir=str(project))
+    async with driver:
+        assert not [p for p in driver.problems if p.kind is ProblemKind.UNSUPPORTED]
+        with anyio.fail_after(30):
+            while not wakes:
+                await anyio.sleep(0.02)
+    assert wakes[0].message == "index is stale" and wakes[0].source.event == "SessionStart"
