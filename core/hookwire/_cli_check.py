@@ -91,10 +91,11 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
     if problem is not None:
         return "invalid", problem
     part = dialect.runs_on(entry)  # not a process: it runs on what the host lends
-    if part is not None and part not in host.lends:
+    if part is not None and part != "hookwire" and part not in host.lends:
         return "not lent", (f"it runs on the host's {_PARTS.get(part, part)}, and host "
                             f"{host.name} lends none (kernel.parts can)")
-    on = f", on the host's {_PARTS.get(part, part)}" if part else ""
+    on = (", in process" if part == "hookwire" else
+          f", on the host's {_PARTS.get(part, part)}" if part else "")
     gated = trust.needs_trust(entry)
     harness = trust.dialect_trust(kernel, entry) if gated else NO_HARNESS_TRUST
     if harness.runs is False:
