@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 from hookwire.dialect import HookEntry, Prepared
+from hookwire.dialects import _mcptool
 from hookwire.dialects.claude import _prompt
 from hookwire.dialects.claude import outcome as _outcome
 from hookwire.dialects.claude import payload as _payload
 from hookwire.dialects.claude.events import DEFAULT_TIMEOUT, EVENT_TIMEOUTS
 from hookwire.dialects.claude.handler import ClaudeHandler, handler_of
-from hookwire.errors import HostPartMissing
 from hookwire.events import SeamEvent, SessionInfo
 from hookwire.hostparts import HostParts, ModelAsk, answered, failed
 from hookwire.runner import Command, Outcome
@@ -68,22 +67,8 @@ async def _ask(ask: ModelAsk, parts: HostParts) -> Outcome:
 
 async def _call_tool(handler: ClaudeHandler, body: Mapping[str, Any],
                      parts: HostParts) -> Outcome:
-    mcp = parts.mcp
-    if mcp is None:
-        raise HostPartMissing("no MCP client: the host lends hookwire no MCP session, so an "
-                              "mcp_tool hook cannot run (use an adapter that lends its MCP "
-                              "sessions, or set kernel.parts = HostParts(mcp=...))")
-    server, tool = handler.server or "", handler.tool or ""
-    if server not in mcp.servers():
-        return failed(f"MCP server {server!r} is not connected (connected: "
-                      f"{', '.join(mcp.servers()) or 'none'})")
-    result = await mcp.call_tool(server, tool, fill(handler.input, body))
-    if result.is_error:
-        return failed(f"MCP tool {server}:{tool} returned an error: {result.text}")
-    return answered(result.text)
-
-
-_PATH = re.compile(r"\$\{([A-Za-z0-9_.\-]+)\}")
+    return await _mcptool.call(handler.server or "", handler.tool or "",
+                               fill(handler.input, body), parts)
 
 
 def fill(value: Any, body: Mapping[str, Any]) -> Any:
@@ -91,7 +76,8 @@ def fill(value: Any, body: Mapping[str, Any]) -> Any:
     dotted path of the hook input (a string as it is, anything else as JSON; ``""`` when the
     path names nothing)."""
     if isinstance(value, str):
-        return _PATH.sub(lambda m: _text(_lookup(body, m.group(1))), value)
+        return _mcptool.PLACEHOLDER.sub(
+            lambda m: _text(_mcptool.lookup(body, m.group(1))), value)
     if isinstance(value, Mapping):
         return {k: fill(v, body) for k, v in value.items()}
     if isinstance(value, list):
@@ -99,18 +85,7 @@ def fill(value: Any, body: Mapping[str, Any]) -> Any:
     return value
 
 
-def _lookup(body: Any, path: str) -> Any:
-    for key in path.split("."):
-        if isinstance(body, Mapping):
-            body = body.get(key)
-        elif isinstance(body, list) and key.isdigit() and int(key) < len(body):
-            body = body[int(key)]
-        else:
-            return None
-    return body
-
-
 def _text(value: Any) -> str:
-    if value is None:
+    if value is None or value is _mcptool.MISSING:
         return ""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
