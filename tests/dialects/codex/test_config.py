@@ -81,20 +81,21 @@ def test_http_message_names_the_variants(tmp_path: Path) -> None:
         in read(path).problems[0].message
 
 
-def test_prompt_agent_empty_and_mcp_are_skipped_with_warnings(tmp_path: Path) -> None:
+def test_prompt_agent_and_empty_are_skipped_with_warnings_and_mcp_tool_loads(
+        tmp_path: Path) -> None:
     path = write(tmp_path / "hooks.json", {"hooks": {"Stop": [{"hooks": [
         {"type": "prompt", "prompt": "x"}, {"type": "agent"}, cmd("  "),
         {"type": "mcp_tool", "server": "s", "tool": "t"}, cmd("kept")]}]}})
     result = read(path)
-    messages = [p.message for p in result.problems]
-    assert messages[:3] == [f"skipping prompt hook in {path}: prompt hooks are not supported yet",
-                            f"skipping agent hook in {path}: agent hooks are not supported yet",
-                            f"skipping empty hook command in {path}"]
-    assert "mcp_tool" in messages[3]
+    assert [p.message for p in result.problems] == [
+        f"skipping prompt hook in {path}: prompt hooks are not supported yet",
+        f"skipping agent hook in {path}: agent hooks are not supported yet",
+        f"skipping empty hook command in {path}"]
     assert [p.kind for p in result.problems] == [
-        ProblemKind.UNSUPPORTED, ProblemKind.UNSUPPORTED, ProblemKind.INVALID_HANDLER,
-        ProblemKind.UNSUPPORTED]
-    (entry,) = result.entries
+        ProblemKind.UNSUPPORTED, ProblemKind.UNSUPPORTED, ProblemKind.INVALID_HANDLER]
+    mcp, entry = result.entries
+    assert mcp.display == "s:t" and mcp.handler.type == "mcp_tool"
+    assert [mcp.handler.display_order, entry.handler.display_order] == [0, 1]
     assert entry.handler.handler_index == 4  # skipped handlers keep their positions
     assert entry.location.line is not None and entry.location.pointer == \
         "$.hooks.Stop[0].hooks[4]"

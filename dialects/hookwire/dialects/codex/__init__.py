@@ -27,6 +27,7 @@ from hookwire.dialect import (
     Export,
     HarnessTrust,
     HookEntry,
+    Prepared,
     ProblemKind,
     Provenance,
 )
@@ -194,8 +195,24 @@ class CodexDialect(Dialect):
                 chosen.append(entry)
         return chosen  # identical handlers are not de-duplicated
 
+    def runs_on(self, entry: HookEntry) -> str | None:
+        """``"mcp"`` for an mcp_tool hook (it calls a tool on the host's MCP sessions)."""
+        return "mcp" if _handler.handler_of(entry).type == "mcp_tool" else None
+
+    def prepare(self, entry: HookEntry, event: SeamEvent, native: str,
+                session: SessionInfo) -> Prepared:
+        """An mcp_tool hook runs in process on the host's MCP sessions (:mod:`._mcphook`);
+        a command hook as a process."""
+        if _handler.handler_of(entry).type == "mcp_tool":
+            from hookwire.dialects.codex import _mcphook
+
+            return _mcphook.prepare(entry, event, native, session)
+        return super().prepare(entry, event, native, session)
+
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
+        if _handler.handler_of(entry).type == "mcp_tool":  # what it describes: see prepare
+            return self.prepare(entry, event, native, session).command
         stdin = payload.encode(payload.build(event, native, session))
         timeout = entry.timeout if entry.timeout is not None else float(ev.DEFAULT_TIMEOUT)
         env = payload.environment(entry, session)

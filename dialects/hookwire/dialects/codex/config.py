@@ -6,9 +6,10 @@ Parse rules of Codex 0.171.0 (serde):
   a wrong type anywhere in a known event's groups and handlers, fails the **whole file**
   (``failed to parse hooks config <path>: ...``) and none of its hooks load;
 * unknown event names and unknown keys inside groups and handlers are ignored;
-* handler ``type``: ``command`` loads; ``prompt``/``agent`` are skipped with a warning;
-  ``mcp_tool`` parses (hookwire cannot run it: skipped with a warning); anything else fails the
-  file; an empty ``command`` is skipped with a warning;
+* handler ``type``: ``command`` loads; ``mcp_tool`` loads (it runs on the host's MCP
+  sessions) except on ``SessionEnd`` or without a server and a tool, skipped with a warning;
+  ``prompt``/``agent`` are skipped with a warning; anything else fails the file; an empty
+  ``command`` is skipped with a warning;
 * ``timeout``: default 600 s, at least 1; ``SessionEnd``/``Interrupt``: default 1 s, clamped
   to [1, 3] with a warning; ``async`` on ``SessionEnd`` runs synchronously, with a warning;
 * a group whose matcher is not a valid regex is skipped with a warning (events that take no
@@ -202,15 +203,13 @@ class _Reader:
     def add(self, event: str, matcher: str | None, gi: int, hi: int,
             handler: _wire.Handler, pointer: str) -> None:
         path = self.source.path
+        if isinstance(handler, _wire.McpToolHook):
+            self.add_mcp(event, matcher, gi, hi, handler, pointer)
+            return
         if not isinstance(handler, _wire.CommandHook):
-            if isinstance(handler, _wire.McpToolHook) and event != "SessionEnd" and \
-                    handler.server.strip() and handler.tool.strip():
-                next(self.order)  # Codex runs it: it has its place in the display order
             kind = handler.type
-            why = ("hookwire cannot call MCP tools (named divergence D7)" if kind == "mcp_tool"
-                   else f"{kind} hooks are not supported yet")
-            self.warn(f"skipping {kind} hook in {path}: {why}", pointer, event,
-                      ProblemKind.UNSUPPORTED)
+            self.warn(f"skipping {kind} hook in {path}: {kind} hooks are not supported yet",
+                      pointer, event, ProblemKind.UNSUPPORTED)
             return
         command = handler.command
         if os.name == "nt" and handler.command_windows:
@@ -260,6 +259,41 @@ class _Reader:
             timeout=float(timeout), background=background, provenance=self.source.provenance,
             location=self.where(pointer), handler=typed))
 
+
+    def add_mcp(self, event: str, matcher: str | None, gi: int, hi: int,
+                handler: _wire.McpToolHook, pointer: str) -> None:
+        """An ``mcp_tool`` handler: run on the host's MCP sessions (not on SessionEnd, and
+        only with a server and a tool, as in Codex)."""
+        path = self.source.path
+        if event == "SessionEnd" or not handler.server.strip() or not handler.tool.strip():
+            why = ("SessionEnd does not take mcp_tool hooks" if event == "SessionEnd"
+                   else "mcp_tool hooks need a non-empty server and tool")
+            self.warn(f"skipping mcp_tool hook in {path}: {why}", pointer, event,
+                      ProblemKind.INVALID_HANDLER)
+            return
+        timeout: int = handler.timeout if handler.timeout is not None else ev.DEFAULT_TIMEOUT
+        if event in ev.SHORT_TIMEOUT_EVENTS:
+            timeout = min(max(handler.timeout or ev.SHORT_DEFAULT_TIMEOUT, 1),
+                          ev.SHORT_MAX_TIMEOUT)
+        timeout = max(timeout, 1)
+        normalised = {"type": "mcp_tool", "server": handler.server, "tool": handler.tool,
+                      "input": handler.input, "timeout": timeout,
+                      "statusMessage": handler.status_message}
+        current = trust.hook_hash(event, matcher, normalised)
+        key = trust.hook_key(self.source.key, event, gi, hi)
+        state = self.states.get(key)
+        typed = CodexHandler(
+            layer=self.source.label, managed=self.source.managed, key=key, hash=current,
+            trust=trust.status(managed=self.source.managed, current_hash=current, state=state),
+            enabled=trust.enabled(managed=self.source.managed, state=state),
+            timeout_set=handler.timeout is not None, status_message=handler.status_message,
+            plugin_id=self.source.plugin_id, group_index=gi, handler_index=hi,
+            display_order=next(self.order), type="mcp_tool", server=handler.server,
+            tool=handler.tool, input=dict(handler.input or {}))
+        self.entries.append(HookEntry(
+            dialect=DIALECT, event=event, command=typed.describe(), matcher=matcher,
+            timeout=float(timeout), provenance=self.source.provenance,
+            location=self.where(pointer), handler=typed))
 
 def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
               states: Mapping[str, trust.HookState] | None = None,

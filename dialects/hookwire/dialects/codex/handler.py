@@ -31,7 +31,9 @@ class CodexHandler:
     timeout. ``context_limit``: ``additionalContextLimit`` (``None``: Codex's default).
     ``env``: the plugin variables the hook gets. ``group_index``/``handler_index``: its
     position in the file; ``display_order``: Codex's number for it across the session's files
-    (``None``: not read from a Codex file)."""
+    (``None``: not read from a Codex file). ``type``: ``command``, or ``mcp_tool``, which calls
+    ``tool`` on the host's MCP ``server`` with ``input`` (its strings may hold ``${path}``
+    placeholders of the hook input)."""
 
     layer: str | None = None
     managed: bool = False
@@ -48,6 +50,16 @@ class CodexHandler:
     group_index: int | None = None
     handler_index: int | None = None
     display_order: int | None = None
+    type: str = "command"
+    server: str | None = None
+    tool: str | None = None
+    input: dict[str, Any] = attrs.field(factory=dict)
+
+    def describe(self) -> str:
+        """An mcp_tool hook as its entry shows it: ``server:tool`` and its input."""
+        args = f" {json.dumps(self.input, sort_keys=True, ensure_ascii=False)}" \
+            if self.input else ""
+        return f"{self.server}:{self.tool}{args}"
 
     @property
     def effective_context_limit(self) -> int:
@@ -92,6 +104,9 @@ def export(entry: HookEntry) -> Export:
     Codex's files (an ``untrusted`` state copied over would block the hook for good; once
     imported, hookwire's trust gate decides). A hook Codex disabled is not imported."""
     h = handler_of(entry)
+    if h.type == "mcp_tool":
+        return Export(rejected="an mcp_tool hook stays in Codex's file (hookwire's own file "
+                               "has no form for it): not imported")
     if not h.enabled:
         return Export(rejected=f"disabled in Codex's [hooks.state.{json.dumps(h.key)}]"
                                " (enabled = false): not imported")

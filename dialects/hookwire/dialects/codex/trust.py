@@ -61,7 +61,11 @@ def hook_key(key_source: str, event: str, group_index: int, handler_index: int) 
 def identity(event: str, matcher: str | None, handler: Mapping[str, Any]) -> dict[str, Any]:
     """The normalised identity of one command handler (``handler`` as normalised at load:
     ``command``, ``timeout``, ``async``, optional ``statusMessage`` and
-    ``additionalContextLimit``)."""
+    ``additionalContextLimit``; an ``mcp_tool`` handler is taken as given)."""
+    if handler.get("type") == "mcp_tool":
+        norm = {k: v for k, v in handler.items() if v is not None}
+        ident = {"event_name": LABELS[event], "hooks": [norm]}
+        return ident if matcher is None else {**ident, "matcher": matcher}
     norm: dict[str, Any] = {
         "type": "command",
         "command": handler["command"],
