@@ -21,6 +21,7 @@ from llama_index.core.workflow import Context
 from pydantic import PrivateAttr
 
 from hookwire.driver import Action, HostAdapter, HostRun, hookwire_error, place
+from hookwire.plugins.llama_index.model import lent
 from hookwire.plugins.llama_index.profile import PROFILE
 from hookwire.render import ModelText
 
@@ -53,6 +54,7 @@ class Hookwire(HostAdapter):
                   memory: BaseMemory | None = None, **kwargs: Any) -> Any:
         """One user turn of ``agent`` (Stop continuations included): its ``AgentOutput``."""
         self.instrument(agent)
+        self.driver.lend(model=lent(agent))  # prompt and agent hooks ask the agent's LLM
         run = self.driver.begin(user_msg, agent_type=getattr(agent, "name", None) or "agent")
         await self.acall(run.open)
         if ctx is not None:
