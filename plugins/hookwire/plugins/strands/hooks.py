@@ -28,7 +28,9 @@ from strands.hooks import (
 from strands.types.content import ContentBlock
 
 from hookwire.driver import Action, HostAdapter, HostRun
+from hookwire.plugins._mcp import running_loop
 from hookwire.plugins._schema import schema_error
+from hookwire.plugins.strands.model import StrandsModel
 from hookwire.plugins.strands.profile import PROFILE
 from hookwire.render import ModelText, Placement
 
@@ -60,6 +62,7 @@ class HookwireHooks(HostAdapter, HookProvider):
     async def _invocation(self, event: BeforeInvocationEvent) -> None:
         key = id(event.agent)
         self.driver.declare_tools(list(event.agent.tool_names))
+        self.driver.lend(model=StrandsModel(event.agent.model, loop=running_loop()))
         if key in self._continuing:
             self._continuing.discard(key)
             return
