@@ -92,7 +92,8 @@ def run(project: Path, hooks: dict[str, Any], llm: Both) -> tuple[list[str], str
         return ran, str(agent.kickoff("clean up").raw)
 
 
-def test_prompt_hook_denial_reads_as_claude_code_words_it(tmp_path: Path) -> None:
+def test_d34_a_text_only_llm_answers_a_prompt_hook_in_json(tmp_path: Path) -> None:
+    """The denial reads as Claude Code words it."""
     llm = Both([("Bash", {"command": "rm -rf build"}), "understood"], native=False,
                judge=lambda m: json.dumps({"ok": False, "reason": "it deletes files"}))
     ran, out = run(tmp_path, {"PreToolUse": [group(

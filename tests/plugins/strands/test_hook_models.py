@@ -101,6 +101,15 @@ def test_prompt_hook_denial_reads_as_claude_code_words_it(tmp_path: Path) -> Non
     assert f"PreToolUse:Bash hook error: [{PROMPT}]: it deletes files" in model.agent_requests[1]
 
 
+def test_d34_a_plain_json_answer_counts(tmp_path: Path) -> None:
+    model = Both([("Bash", {"command": "rm -rf build"}), "understood"],
+                 judge=lambda m: json.dumps({"ok": False, "reason": "it deletes files"}))
+    ran, out = run(tmp_path, {"PreToolUse": [group(
+        {"type": "prompt", "prompt": PROMPT, "continueOnBlock": True}, matcher="Bash")]}, model)
+    assert ran == [] and out == "understood" and len(model.hook_requests) == 1
+    assert f"PreToolUse:Bash hook error: [{PROMPT}]: it deletes files" in model.agent_requests[1]
+
+
 def test_agent_hook_reads_a_project_file_before_it_answers(tmp_path: Path) -> None:
     (tmp_path / "POLICY.md").write_text("Never delete the build folder.\n")
 
