@@ -3,9 +3,10 @@
 
 A question is a direct ``call`` of the LLM (no agent, task or crew: hookwire's hooks, which
 follow agents and crews, leave it alone), made in a worker thread since CrewAI's LLMs are
-synchronous. An LLM that calls functions (``supports_function_calling()``) answers through a
-tool whose parameters are the hook's JSON schema, and runs an ``agent`` hook's tools in a short
-loop (:func:`hookwire.plugins._hookmodel.converse`). One that only writes text answers a
+synchronous. An LLM that calls functions (``supports_function_calling()``) is offered a tool
+whose parameters are the hook's JSON schema (not forced: ``call`` takes no tool choice, so a
+JSON text answers a ``prompt`` hook too), and runs an ``agent`` hook's tools in a short loop
+(:func:`hookwire.plugins._hookmodel.converse`). One that only writes text answers a
 ``prompt`` hook with a JSON object, the schema stated in the system message; it cannot run an
 ``agent`` hook, which then fails to start, naming why.
 """
