@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -14,12 +13,14 @@ import attrs
 
 from hookwire._hosttypes import (
     Action,
+    Anchored,
     PromptBlocked,
     RunHalted,
     ToolBatchBlocked,
     ToolGo,
     error_kind,
     invalid_rewrite,
+    json_value,
 )
 from hookwire.render import (
     ModelText,
@@ -67,6 +68,8 @@ class HostRun:
         self.agent_type, self.agent_id = agent_type, agent_id
         self.pending: list[ModelText] = []  # for the next model request, in order
         self.last_text: str | None = None  # the latest model response's text
+        self.tool_error: BaseException | None = None  # what a guarded tool raised last
+        self.anchored = Anchored()  # its texts in a runtime's rebuilt requests (running())
         self.session: Session | None = outer.session if outer is not None else None
         self.origin: Any = outer.origin if outer is not None else None
         self._own_session = False
@@ -178,8 +181,8 @@ class HostRun:
         """A model request failed for good (after the runtime's retries): ``stop_failure``
         with Claude Code's error kind (:func:`status_error_kind`), or the exception it raised
         (its kind by :func:`error_kind`, its text the details)."""
-        if self.nested or self.session is None:
-            return
+        if self.nested or self.session is None or error is self.tool_error:
+            return  # a tool's exception (an inner agent's failed request) is not this run's
         if isinstance(error, BaseException):
             error, details = error_kind(error), details or str(error) or repr(error)
         await self.session.stop_failure(error, error_details=details,
@@ -221,6 +224,33 @@ class HostRun:
         go = await self.tool_pre(name, tool_input, call_id)
         if go.action in (Action.ASK, Action.DEFER):
             go = await self.approve(name, go, call_id)
+        return self.checked(name, go, call_id, check)
+
+    async def asking(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
+                     surface: bool = True) -> ToolGo:
+        """:meth:`tool_pre` once per call: a runtime that asks again (before it runs the call,
+        or after its approval surface answered) gets the same answer. An ``ask`` is answered by
+        :meth:`approve` unless the runtime's approval ``surface`` answers it."""
+        go = self.driver.pre.get(call_id) or await self.tool_pre(name, tool_input, call_id)
+        if go.action is Action.ASK and not surface:
+            go = await self.approve(name, go, call_id)
+        return go
+
+    async def admit(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
+                    surface: bool = True,
+                    check: Callable[[dict[str, Any]], object | None] | None = None) -> ToolGo:
+        """The runtime runs a call now, after its approval surface had its say: an ``ask``
+        or ``defer`` it was asked about (the earlier answer) was approved; a call not seen
+        before gets :meth:`tool_pre` (an ``ask`` answered by :meth:`approve` unless the
+        ``surface`` answers asks), and one still open is refused. Run (:meth:`checked`) or
+        refuse."""
+        go = self.driver.pre.get(call_id)
+        if go is not None and go.action in (Action.ASK, Action.DEFER):
+            go = attrs.evolve(go, action=Action.RUN)
+        elif go is None:
+            go = await self.asking(name, tool_input, call_id, surface=surface)
+            if go.action in (Action.ASK, Action.DEFER):
+                go = self.answered(go, call_id, False, text=go.text or "denied by a hook")
         return self.checked(name, go, call_id, check)
 
     def checked(self, name: str, go: ToolGo, call_id: str,
@@ -339,7 +369,7 @@ class HostRun:
         sent = tool_result(texts, post, result)
         order = self._order.pop(call_id, next(self._calls))
         self._batch.append((order, {"tool_name": name, "tool_input": dict(tool_input),
-                                    "tool_use_id": call_id, "tool_response": _response(sent)}))
+                                    "tool_use_id": call_id, "tool_response": json_value(sent)}))
         return sent
 
     async def tool_failed(self, name: str, tool_input: Mapping[str, Any], call_id: str,
@@ -380,11 +410,3 @@ class HostRun:
             return None
         return texts
 
-
-def _response(result: Any) -> Any:
-    if result is None or isinstance(result, str | int | float | bool):
-        return result
-    try:
-        return json.loads(json.dumps(result))
-    except (TypeError, ValueError):
-        return str(result)
