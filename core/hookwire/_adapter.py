@@ -162,21 +162,43 @@ class HostAdapter:
         the runtime's own error report (its text) is ``tool_failure`` too. Returns the result
         and what the model gets: ``content(result)`` (default: the result), or what a
         ``tool_post`` hook replaced it with."""
-        try:
-            with run.tool_running():
-                result = await invoke()
-        except passthrough:
-            raise
-        except Exception as exc:
-            run.tool_error = exc  # an inner agent's failed model request: not this run's
-            await self.acall(run.tool_failed, name, tool_input, call_id, str(exc) or repr(exc))
-            raise
+        result = await self.tool_call(run, name, tool_input, call_id, invoke,
+                                      passthrough=passthrough)
         value = content(result) if content is not None else result
         error = failed(result) if failed is not None else None
         if error is not None:
             await self.acall(run.tool_failed, name, tool_input, call_id, error)
             return result, value
         return result, await self.acall(run.tool_done, name, tool_input, call_id, value)
+
+    async def tool_call(self, run: HostRun, name: str, tool_input: Mapping[str, Any],
+                        call_id: str, invoke: Callable[[], Awaitable[T]], *,
+                        passthrough: tuple[type[BaseException], ...] = ()) -> T:
+        """The tool's own call in :meth:`run_tool`, for an adapter that reads its result
+        itself: an exception (but ``passthrough``) is ``tool_failure``, raised again."""
+        try:
+            with run.tool_running():
+                return await invoke()
+        except passthrough:
+            raise
+        except Exception as exc:
+            run.tool_error = exc  # an inner agent's failed model request: not this run's
+            await self.acall(run.tool_failed, name, tool_input, call_id, str(exc) or repr(exc))
+            raise
+
+    def tool_call_sync(self, run: HostRun, name: str, tool_input: Mapping[str, Any],
+                       call_id: str, invoke: Callable[[], T], *,
+                       passthrough: tuple[type[BaseException], ...] = ()) -> T:
+        """:meth:`tool_call` for a blocking tool call."""
+        try:
+            with run.tool_running():
+                return invoke()
+        except passthrough:
+            raise
+        except Exception as exc:
+            run.tool_error = exc
+            self.call(run.tool_failed, name, tool_input, call_id, str(exc) or repr(exc))
+            raise
 
     @contextlib.contextmanager
     def running(self, run: HostRun) -> Iterator[HostRun]:
@@ -205,6 +227,32 @@ class HostAdapter:
         """The run this adapter is :meth:`running` in this context, if any."""
         return next((run for owner, run in reversed(_CURRENT.get()) if owner is self), None)
 
+    async def model_call(self, run: HostRun, invoke: Callable[[], Awaitable[T]], *,
+                         failures: tuple[type[BaseException], ...] = (Exception,),
+                         passthrough: tuple[type[BaseException], ...] = ()) -> T:
+        """``await invoke()``, the runtime's model request (after its own retries): an
+        exception in ``failures`` (but ``passthrough``, the runtime's control flow) is a failed
+        request (``stop_failure``), raised again."""
+        try:
+            return await invoke()
+        except passthrough:
+            raise
+        except failures as exc:
+            await self.acall(run.model_failed, exc)
+            raise
+
+    def model_call_sync(self, run: HostRun, invoke: Callable[[], T], *,
+                        failures: tuple[type[BaseException], ...] = (Exception,),
+                        passthrough: tuple[type[BaseException], ...] = ()) -> T:
+        """:meth:`model_call` for a blocking model request."""
+        try:
+            return invoke()
+        except passthrough:
+            raise
+        except failures as exc:
+            self.call(run.model_failed, exc)
+            raise
+
     # -- turns the adapter drives ---------------------------------------------------------------
 
     async def turn(self, run: HostRun, once: Callable[[Any], Awaitable[R]], input: Any, *,
@@ -220,11 +268,8 @@ class HostAdapter:
         await self.acall(run.open)
         try:
             while True:
-                try:
-                    result = await once(input)
-                except failures as exc:
-                    await self.acall(run.model_failed, exc)
-                    raise
+                result = await self.model_call(run, functools.partial(once, input),
+                                               failures=failures)
                 input = await self.acall(_next, run, result, answer, again, paused)
                 if input is None:
                     return result
@@ -240,11 +285,8 @@ class HostAdapter:
         self.call(run.open)
         try:
             while True:
-                try:
-                    result = once(input)
-                except failures as exc:
-                    self.call(run.model_failed, exc)
-                    raise
+                result = self.model_call_sync(run, functools.partial(once, input),
+                                              failures=failures)
                 input = self.call(_next, run, result, answer, again, paused)
                 if input is None:
                     return result

@@ -69,6 +69,7 @@ class HostRun:
         self.pending: list[ModelText] = []  # for the next model request, in order
         self.last_text: str | None = None  # the latest model response's text
         self.tool_error: BaseException | None = None  # what a guarded tool raised last
+        self.ended = False  # a tool_batch hook ended it (ToolBatchBlocked): no stop
         self.anchored = Anchored()  # its texts in a runtime's rebuilt requests (running())
         self.session: Session | None = outer.session if outer is not None else None
         self.origin: Any = outer.origin if outer is not None else None
@@ -195,6 +196,7 @@ class HostRun:
         self._raise_halt(verdict)
         rendered = self.driver.render(verdict)
         if verdict.denied:
+            self.ended = True
             raise ToolBatchBlocked(verdict, rendered)
         return texts_but(rendered, Placement.RESULT)
 
@@ -390,7 +392,10 @@ class HostRun:
         """The run answered: ``stop`` (nested: ``subagent_stop``). ``None``: it ends (the
         hooks' contexts wait for the next turn); else the texts to send to the model before
         calling it again (the feedback included). ``cannot``: why this run cannot call the
-        model again (a stream that ended): a hook's continuation is logged as a warning."""
+        model again (a stream that ended): a hook's continuation is logged as a warning. A run
+        a ``tool_batch`` hook ended has no stop (``None``)."""
+        if self.ended:
+            return None
         session = self._session()
         self.check_halt()
         last = last_text if last_text is not None else self.last_text

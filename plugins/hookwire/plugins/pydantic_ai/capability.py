@@ -52,10 +52,11 @@ from hookwire.driver import (
     PromptBlocked,
     RunHalted,
     invalid_rewrite,
+    last_text,
     place,
 )
 from hookwire.kernel import Kernel
-from hookwire.plugins.pydantic_ai.mcpclient import PydanticAIMcp
+from hookwire.plugins.pydantic_ai.mcpclient import PydanticAIMcp, is_mcp
 from hookwire.plugins.pydantic_ai.model import PydanticAIModel
 from hookwire.plugins.pydantic_ai.profile import PROFILE
 from hookwire.render import ModelText, Placement, source_label, texts_at, texts_but
@@ -80,7 +81,6 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         self.max_stop_blocks = max_stop_blocks
         self.neutral = neutral
         self._run: HostRun | None = None
-        self._tool_error: BaseException | None = None  # the last exception a tool raised
 
     def get_ordering(self) -> CapabilityOrdering:
         # Approval handlers answer an ``ask`` before the kernel's approval seam does.
@@ -100,7 +100,7 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
     async def for_run(self, ctx: RunContext[Any]) -> Hookwire:
         run = object.__new__(type(self))  # per-run state, shared driver
         run.__dict__.update(self.__dict__)
-        run._run, run._tool_error = None, None
+        run._run = None
         return run
 
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
@@ -114,9 +114,8 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         await run.open()
         try:
             return await handler()
-        except _MODEL_FAILURES as exc:
-            if exc is not self._tool_error:  # not an inner agent's, raised by a tool
-                await run.model_failed(exc)
+        except _MODEL_FAILURES as exc:  # not one an inner agent's tool raised (the driver knows)
+            await run.model_failed(exc)
             raise
         finally:
             await run.close()
@@ -202,16 +201,11 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
                                 args: dict[str, Any], handler: Callable[[Any], Awaitable[Any]]
                                 ) -> Any:
         run = self._current()
-        try:
+        try:  # a crash, ModelRetry or ToolFailed is tool_failure
             _, sent = await self.run_tool(run, call.tool_name, args, call.tool_call_id,
                                           lambda: handler(args), passthrough=_CONTROL_FLOW)
-        except _CONTROL_FLOW:
-            raise
-        except Exception as exc:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
-            self._tool_error = exc
-            self._place(ctx, run.take())
-            raise
-        self._place(ctx, run.take())  # right after the tool's result
+        finally:
+            self._place(ctx, run.take())  # right after the tool's result (or error)
         return sent
 
     # -- stop ----------------------------------------------------------------------------------
@@ -252,7 +246,7 @@ def _mcp_origin(name: str, tool: Any) -> tuple[str | None, str] | None:
     without one)."""
     toolset = tool.toolset
     for _ in range(32):  # wrappers of wrappers, but never a cycle
-        if _is_mcp(toolset):
+        if is_mcp(toolset):
             return getattr(toolset, "id", None), name
         prefix = getattr(toolset, "prefix", None)
         if isinstance(prefix, str):
@@ -265,13 +259,6 @@ def _mcp_origin(name: str, tool: Any) -> tuple[str | None, str] | None:
             return None
         toolset = wrapped
     return None
-
-
-def _is_mcp(toolset: Any) -> bool:
-    """An MCP toolset of pydantic-ai (``pydantic_ai.mcp`` needs the ``mcp`` extra: not
-    imported here, recognised by its class)."""
-    return any(c.__name__ == "MCPToolset" and c.__module__.startswith("pydantic_ai.mcp")
-               for c in type(toolset).__mro__)
 
 
 def _part(text: ModelText) -> str | SystemPromptPart:
@@ -296,4 +283,4 @@ def _text(response: ModelResponse) -> str | None:
 def _last_text(ctx: RunContext[Any], output: Any) -> str | None:
     if isinstance(output, str):
         return output
-    return next((_text(m) for m in reversed(ctx.messages) if isinstance(m, ModelResponse)), None)
+    return last_text(ctx.messages, lambda m: isinstance(m, ModelResponse), _text)
