@@ -11,7 +11,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hookwire._hostrun import HostRun
-from hookwire._hosttypes import Anchored, output_text
+from hookwire._hosttypes import Anchored, output_text, raise_own
 from hookwire.render import ModelText
 
 if TYPE_CHECKING:
@@ -99,6 +99,7 @@ class HostAdapter:
         self.driver = HostDriver(kernel, host=host, max_stop_blocks=max_stop_blocks,
                                  neutral=neutral, **session_fields)
         self._blocking = BlockingDriver(self.driver) if blocking else None
+        self.runs: dict[Any, HostRun] = {}  # the runtime's runs (by its key) → driver runs
 
     @property
     def problems(self) -> tuple[Any, ...]:
@@ -170,6 +171,24 @@ class HostAdapter:
             await self.acall(run.tool_failed, name, tool_input, call_id, error)
             return result, value
         return result, await self.acall(run.tool_done, name, tool_input, call_id, value)
+
+    async def guarded(self, key: Any) -> HostRun:
+        """The run :attr:`runs` holds for ``key``; for a tool call whose run's start went
+        unseen (a run resumed in a new process), a run begun now, resumed (no user turn): its
+        calls are still guarded."""
+        run = self.runs.get(key)
+        if run is None:
+            run = self.runs[key] = self.driver.begin("", resumed=True)
+            await self.acall(run.open)
+        return run
+
+    def guarded_sync(self, key: Any) -> HostRun:
+        """:meth:`guarded` from blocking code."""
+        run = self.runs.get(key)
+        if run is None:
+            run = self.runs[key] = self.driver.begin("", resumed=True)
+            self.call(run.open)
+        return run
 
     async def tool_call(self, run: HostRun, name: str, tool_input: Mapping[str, Any],
                         call_id: str, invoke: Callable[[], Awaitable[T]], *,
@@ -264,12 +283,17 @@ class HostAdapter:
         opens, ``once(input)`` runs the runtime, then ``stop`` on ``answer(result)`` (not when
         ``paused(result)``: it waits for approvals). While a Stop hook continues the turn,
         ``once`` runs again on ``again(result, feedback)``. An exception in ``failures`` is a
-        failed model request (``stop_failure``). The run closes at the end."""
+        failed model request (``stop_failure``). A hookwire exception the runtime wrapped in
+        one of its own is raised as it is. The run closes at the end."""
         await self.acall(run.open)
         try:
             while True:
-                result = await self.model_call(run, functools.partial(once, input),
-                                               failures=failures)
+                try:
+                    result = await self.model_call(run, functools.partial(once, input),
+                                                   failures=failures)
+                except Exception as exc:
+                    raise_own(exc)
+                    raise
                 input = await self.acall(_next, run, result, answer, again, paused)
                 if input is None:
                     return result
@@ -285,8 +309,12 @@ class HostAdapter:
         self.call(run.open)
         try:
             while True:
-                result = self.model_call_sync(run, functools.partial(once, input),
-                                              failures=failures)
+                try:
+                    result = self.model_call_sync(run, functools.partial(once, input),
+                                                  failures=failures)
+                except Exception as exc:
+                    raise_own(exc)
+                    raise
                 input = self.call(_next, run, result, answer, again, paused)
                 if input is None:
                     return result

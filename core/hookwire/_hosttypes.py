@@ -219,6 +219,14 @@ def hookwire_error(exc: BaseException) -> BaseException:
     return exc
 
 
+def raise_own(exc: BaseException) -> None:
+    """Raise the hookwire exception a runtime wrapped ``exc`` around, if it did (a halt, a
+    blocked prompt raised in a callback), in its place."""
+    cause = hookwire_error(exc)
+    if cause is not exc:
+        raise cause from None
+
+
 def place(items: list[Any], texts: Iterable[ModelText], make: Any, is_prompt: Any) -> None:
     """Put ``texts`` (each made into an item by ``make``) into ``items``: those the harness
     puts before the user's prompt just before the last item ``is_prompt`` finds (or at the

@@ -34,7 +34,7 @@ import contextlib
 import itertools
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hookwire._adapter import BlockingDriver, HostAdapter, in_thread
@@ -55,6 +55,7 @@ from hookwire._hosttypes import (
     output_text,
     place,
     prompt_text,
+    raise_own,
     status_error_kind,
     tool_name,
 )
@@ -112,8 +113,13 @@ class HostDriver:
             self.extra_problems.append(problem)
             log.warning("%s", problem)
 
-    def declare_tools(self, names: Sequence[str]) -> None:
-        """The runtime's tool names, as its model calls them (each once)."""
+    def declare_tools(self, names: Sequence[str], *,
+                      mcp: Mapping[str, tuple[str | None, str]] | None = None,
+                      unnamed: str = "a name") -> None:
+        """The runtime's tool names, as its model calls them (each once); ``mcp``: those of
+        an MCP server, as ``(server, tool on the server)``, which :meth:`map_mcp` maps."""
+        for name, (server, tool) in (mcp or {}).items():
+            self.map_mcp(name, server, tool, unnamed=unnamed)
         new = [n for n in names if n not in self.tool_names]
         if not new:
             return
@@ -219,4 +225,4 @@ class HostDriver:
 __all__ = ["Action", "Anchored", "BlockingDriver", "HostAdapter", "HostDriver", "HostRun",
            "PromptBlocked", "Renderer", "RunHalted", "ToolBatchBlocked", "ToolGo", "current_run",
            "error_kind", "field", "hookwire_error", "in_thread", "invalid_rewrite", "last_text",
-           "output_text", "place", "prompt_text", "status_error_kind", "tool_name"]
+           "output_text", "place", "prompt_text", "raise_own", "status_error_kind", "tool_name"]

@@ -68,7 +68,6 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
                          **session_fields)
         self.approval = approval
         self.tools = []
-        self._runs: dict[Any, HostRun] = {}  # graph run → its driver run
         # keyed by (graph run, tool_call_id): agents nested in a tool may reuse call ids
         self._go: dict[tuple[Any, str], ToolGo] = {}
 
@@ -76,7 +75,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
 
     def before_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         run = self.driver.begin(last_text(state["messages"], _is_prompt, lambda m: m.content))
-        self._runs[_graph_run()] = run
+        self.runs[_graph_run()] = run
         self.call(run.open)
         texts = self.call(run.before_model)  # the prompt (nested: sub-agent start)
         after = _messages(texts_but(texts, Placement.BEFORE_PROMPT, Placement.RESULT))
@@ -95,7 +94,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
 
     @hook_config(can_jump_to=["end"])
     def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        run = self._runs.get(_graph_run())
+        run = self.runs.get(_graph_run())
         if run is None:
             return None
         try:
@@ -132,7 +131,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
         so far (for ``stop_failure``)."""
         self.driver.declare_tools([n for n in map(tool_name, request.tools or ()) if n])
         self.driver.lend(model=LangChainModel(request.model))
-        run = self._runs.get(_graph_run())
+        run = self.runs.get(_graph_run())
         if run is not None:
             run.model_answered(_last_ai(request.messages, turn=True))
         return run
@@ -150,13 +149,13 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
     @hook_config(can_jump_to=["model"])
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         key = _graph_run()
-        run = self._runs.pop(key, None)
+        run = self.runs.pop(key, None)
         if run is None:
             return None
         texts = self.call(run.stop, _last_ai(state["messages"]))
         if texts is None:
             return None
-        self._runs[key] = run  # the turn goes on
+        self.runs[key] = run  # the turn goes on
         return {"messages": _messages(texts), "jump_to": "model"}
 
     aafter_agent = in_thread(after_agent)
@@ -184,10 +183,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
         # No halt check here: a halt stops the run at the next seam after the tool calls of
         # this response (before_model / after_agent), so every call of it is handled.
         graph = _graph_run()
-        run = self._runs.get(graph)
-        if run is None:  # its start went unseen (a resume in a new process): still guarded
-            run = self._runs[graph] = self.driver.begin("", resumed=True)
-            self.call(run.open)
+        run = self.guarded_sync(graph)  # runs keyed by graph run
         name, args, call_id = _call(request)
         # LangGraph re-runs the tools node when an interrupt is resumed: answer from the cache
         key = (graph, call_id)

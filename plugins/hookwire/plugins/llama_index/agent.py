@@ -20,7 +20,7 @@ from llama_index.core.tools import AsyncBaseTool, ToolOutput, adapt_to_async_too
 from llama_index.core.workflow import Context
 from pydantic import PrivateAttr
 
-from hookwire.driver import Action, HostAdapter, HostRun, hookwire_error, place
+from hookwire.driver import Action, HostAdapter, HostRun, place
 from hookwire.plugins.llama_index.profile import PROFILE
 from hookwire.render import ModelText
 
@@ -54,25 +54,22 @@ class Hookwire(HostAdapter):
         """One user turn of ``agent`` (Stop continuations included): its ``AgentOutput``."""
         self.instrument(agent)
         run = self.driver.begin(user_msg, agent_type=getattr(agent, "name", None) or "agent")
-        await self.acall(run.open)
         if ctx is not None:
             kwargs["ctx"] = ctx
         hooked = HookedMemory(inner=memory or ChatMemoryBuffer.from_defaults())
+
         token = _RUN.set((self, run))
         try:
-            while True:
-                try:
-                    output = await agent.run(user_msg, memory=hooked, **kwargs)
-                except Exception as exc:
-                    raise hookwire_error(exc) from None
-                text = output.response.content if hasattr(output, "response") else str(output)
-                feedback = await self.acall(run.stop, text)
-                if feedback is None:
-                    return output
-                user_msg = "\n\n".join(t.text for t in feedback)
+            return await self.turn(run, lambda m: agent.run(m, memory=hooked, **kwargs), user_msg,
+                                   answer=_answer,
+                                   again=lambda _, texts: "\n\n".join(t.text for t in texts))
         finally:
             _RUN.reset(token)
-            await self.acall(run.close)
+
+
+def _answer(output: Any) -> str | None:
+    """An ``AgentOutput``'s text (``None``: none)."""
+    return output.response.content if hasattr(output, "response") else str(output)
 
 
 class HookedMemory(BaseMemory):

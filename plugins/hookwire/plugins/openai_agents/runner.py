@@ -142,10 +142,9 @@ class Hookwire(HostAdapter):
     def _wrap_mcp(self, tool: Any) -> Any:
         if not isinstance(tool, FunctionTool):
             return tool
-        binding = getattr(tool, "_mcp_tool_binding", None)
-        if binding is not None:
-            self.driver.map_mcp(tool.name, str(binding[0]), str(binding[1]))
-        self.driver.declare_tools([tool.name])
+        binding = getattr(tool, "_mcp_tool_binding", None)  # (server, its tool's name)
+        mcp = {tool.name: (str(binding[0]), str(binding[1]))} if binding is not None else None
+        self.driver.declare_tools([tool.name], mcp=mcp)
         return self._wrap(tool)
 
     def _wrap(self, tool: FunctionTool) -> FunctionTool:

@@ -112,11 +112,8 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         run = self._run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None,
                                             agent_type=agent)
         await run.open()
-        try:
-            return await handler()
-        except _MODEL_FAILURES as exc:  # not one an inner agent's tool raised (the driver knows)
-            await run.model_failed(exc)
-            raise
+        try:  # not one an inner agent's tool raised (the driver knows)
+            return await self.model_call(run, handler, failures=_MODEL_FAILURES)
         finally:
             await run.close()
 
@@ -145,11 +142,8 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         tools = getattr(ctx.tool_manager, "tools", None) or {}
         names = [n for n, t in tools.items()
                  if getattr(t.tool_def, "kind", "function") != "output"]
-        for name in names:
-            origin = _mcp_origin(name, tools[name])
-            if origin is not None:
-                self.driver.map_mcp(name, *origin, unnamed="an `id` (MCPToolset(id=...))")
-        self.driver.declare_tools(names)
+        origins = {n: o for n in names if (o := _mcp_origin(n, tools[n])) is not None}
+        self.driver.declare_tools(names, mcp=origins, unnamed="an `id` (MCPToolset(id=...))")
 
     async def wrap_tool_validate(self, ctx: RunContext[Any], *, call: Any, tool_def: Any,
                                  args: Any, handler: Callable[[Any], Awaitable[dict[str, Any]]]
