@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -348,7 +348,7 @@ async def _next(run: HostRun, result: R, answer: Callable[[R], str | None],
     return None if feedback is None else again(result, feedback)
 
 
-def in_thread(callback: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+def in_thread(callback: Callable[..., T]) -> Callable[..., Coroutine[Any, Any, T]]:
     """The async twin of a blocking callback method (a runtime that calls either): it runs
     the callback in a worker thread, so the runtime's event loop is never blocked by hooks.
     Attributes the runtime set on the callback (its decorators') are kept."""

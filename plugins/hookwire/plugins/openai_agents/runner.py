@@ -88,7 +88,8 @@ class Hookwire(HostAdapter):
             with self.running(run):
                 return Runner.run_sync(hooked, input, **self._kwargs(run, kwargs))
 
-        return self.turn_sync(run, once, input, **_turn(run))
+        result: RunResult = self.turn_sync(run, once, input, **_turn(run))
+        return result
 
     def run_streamed(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResultStreaming:
         """``Runner.run_streamed`` with hooks. A stop hook fires but cannot continue this run
