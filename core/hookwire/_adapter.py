@@ -348,15 +348,23 @@ async def _next(run: HostRun, result: R, answer: Callable[[R], str | None],
     return None if feedback is None else again(result, feedback)
 
 
-def in_thread(callback: Callable[..., T]) -> Callable[..., Coroutine[Any, Any, T]]:
+def in_thread(callback: Callable[..., T], *,
+              around: bool = False) -> Callable[..., Coroutine[Any, Any, T]]:
     """The async twin of a blocking callback method (a runtime that calls either): it runs
     the callback in a worker thread, so the runtime's event loop is never blocked by hooks.
-    Attributes the runtime set on the callback (its decorators') are kept."""
+    ``around``: a callback wrapped around the runtime's own step, ``callback(self, request,
+    handler)``; the twin's async ``handler`` runs back on the event loop, in the callback's
+    context (a run nested in a tool is seen there). Attributes the runtime set on the
+    callback (its decorators') are kept."""
 
     @functools.wraps(callback)
     async def twin(self: Any, *args: Any, **kwargs: Any) -> T:
+        import anyio.from_thread
         import anyio.to_thread
 
+        if around:
+            request, handler = args
+            args = (request, lambda r: anyio.from_thread.run(handler, r))
         return await anyio.to_thread.run_sync(functools.partial(callback, self, *args, **kwargs))
 
     return twin

@@ -13,10 +13,9 @@ thread (:class:`~hookwire.driver.BlockingDriver`), so ``invoke``, ``stream``, ``
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-import anyio.to_thread
 from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain_core.messages import (
     AIMessage,
@@ -116,14 +115,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
                                         passthrough=_NOT_A_MODEL_FAILURE)
         return self._answered(run, response)
 
-    async def awrap_model_call(self, request: Any,
-                               handler: Callable[[Any], Awaitable[Any]]) -> Any:
-        run = self._model_request(request)
-        if run is None:
-            return await handler(request)
-        response = await self.model_call(run, lambda: handler(request),
-                                         passthrough=_NOT_A_MODEL_FAILURE)
-        return self._answered(run, response)
+    awrap_model_call = in_thread(wrap_model_call, around=True)
 
     def _model_request(self, request: Any) -> HostRun | None:
         """Tell the session the tools a model call is given (``BaseTool``s or dicts); lend
@@ -170,14 +162,7 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
                                      passthrough=_NOT_A_TOOL_FAILURE)
         return self._after_tool(run, request, result)
 
-    async def awrap_tool_call(self, request: Any,
-                              handler: Callable[[Any], Awaitable[Any]]) -> Any:
-        refused, request, run = await anyio.to_thread.run_sync(self._before_tool, request)
-        if refused is not None or run is None:
-            return refused if refused is not None else await handler(request)
-        result = await self.tool_call(run, *_call(request), lambda: handler(request),
-                                      passthrough=_NOT_A_TOOL_FAILURE)
-        return await anyio.to_thread.run_sync(self._after_tool, run, request, result)
+    awrap_tool_call = in_thread(wrap_tool_call, around=True)
 
     def _before_tool(self, request: Any) -> tuple[Any, Any, HostRun | None]:
         # No halt check here: a halt stops the run at the next seam after the tool calls of
