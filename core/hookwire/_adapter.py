@@ -10,12 +10,12 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from hookwire._hostdriver import HostDriver
 from hookwire._hostrun import HostRun
 from hookwire._hosttypes import Anchored, output_text, raise_own
 from hookwire.render import ModelText
 
 if TYPE_CHECKING:
-    from hookwire.driver import HostDriver
     from hookwire.hosts import HostProfile
 
 T = TypeVar("T")
@@ -93,8 +93,6 @@ class HostAdapter:
 
     def __init__(self, kernel: Any, *, host: HostProfile | None, max_stop_blocks: int | None = 8,
                  neutral: bool = False, blocking: bool = True, **session_fields: Any) -> None:
-        from hookwire.driver import HostDriver
-
         self.kernel = kernel
         self.driver = HostDriver(kernel, host=host, max_stop_blocks=max_stop_blocks,
                                  neutral=neutral, **session_fields)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from hookwire._hostask import Approvals
 from hookwire._hosttypes import (
     Action,
     Anchored,
@@ -19,7 +20,6 @@ from hookwire._hosttypes import (
     ToolBatchBlocked,
     ToolGo,
     error_kind,
-    invalid_rewrite,
     json_value,
 )
 from hookwire.render import (
@@ -34,7 +34,7 @@ from hookwire.session import Session
 from hookwire.verdicts import Decision, Verdict
 
 if TYPE_CHECKING:
-    from hookwire.driver import HostDriver
+    from hookwire._hostdriver import HostDriver
 
 log = logging.getLogger("hookwire.driver")
 
@@ -55,7 +55,7 @@ def current_run(driver: HostDriver | None = None) -> HostRun | None:
     return None
 
 
-class HostRun:
+class HostRun(Approvals):
     """One agent run of a :class:`HostDriver` (a stop continuation stays in the same run)."""
 
     def __init__(self, driver: HostDriver, prompt: str, *, outer: HostRun | None,
@@ -218,65 +218,6 @@ class HostRun:
         self.driver.pre[call_id] = go
         return go
 
-    async def gate(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
-                   check: Callable[[dict[str, Any]], object | None] | None = None) -> ToolGo:
-        """:meth:`tool_pre` for a runtime with no approval surface of its own: an ``ask`` (or
-        ``defer``) is answered by :meth:`approve`; a rewritten input is :meth:`checked`. The
-        answer is run or refuse."""
-        go = await self.tool_pre(name, tool_input, call_id)
-        if go.action in (Action.ASK, Action.DEFER):
-            go = await self.approve(name, go, call_id)
-        return self.checked(name, go, call_id, check)
-
-    async def asking(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
-                     surface: bool = True) -> ToolGo:
-        """:meth:`tool_pre` once per call: a runtime that asks again (before it runs the call,
-        or after its approval surface answered) gets the same answer. An ``ask`` is answered by
-        :meth:`approve` unless the runtime's approval ``surface`` answers it."""
-        go = self.driver.pre.get(call_id) or await self.tool_pre(name, tool_input, call_id)
-        if go.action is Action.ASK and not surface:
-            go = await self.approve(name, go, call_id)
-        return go
-
-    async def admit(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
-                    surface: bool = True,
-                    check: Callable[[dict[str, Any]], object | None] | None = None) -> ToolGo:
-        """The runtime runs a call now, after its approval surface had its say: an ``ask``
-        or ``defer`` it was asked about (the earlier answer) was approved; a call not seen
-        before gets :meth:`tool_pre` (an ``ask`` answered by :meth:`approve` unless the
-        ``surface`` answers asks), and one still open is refused. Run (:meth:`checked`) or
-        refuse."""
-        go = self.driver.pre.get(call_id)
-        if go is not None and go.action in (Action.ASK, Action.DEFER):
-            go = attrs.evolve(go, action=Action.RUN)
-        elif go is None:
-            go = await self.asking(name, tool_input, call_id, surface=surface)
-            if go.action in (Action.ASK, Action.DEFER):
-                go = self.answered(go, call_id, False, text=go.text or "denied by a hook")
-        return self.checked(name, go, call_id, check)
-
-    def checked(self, name: str, go: ToolGo, call_id: str,
-                check: Callable[[dict[str, Any]], object | None] | None) -> ToolGo:
-        """``go``, refused if a hook rewrote its input into one ``check`` says the tool refuses
-        (``check`` gives why, or ``None``), for a runtime that does not check it again."""
-        error = check(go.input) if check and go.rewritten and go.action is Action.RUN else None
-        if error is None:
-            return go
-        text = invalid_rewrite(name, error)
-        self.refuse(call_id, text)
-        return attrs.evolve(go, action=Action.REFUSE, text=text)
-
-    def answered(self, go: ToolGo, call_id: str, allowed: bool,
-                 tool_input: Mapping[str, Any] | None = None, text: str | None = None) -> ToolGo:
-        """The runtime's own approval surface answered an ``ask``: allowed, the call runs (with
-        the input the surface may have edited); refused, the model reads ``text``."""
-        if allowed:
-            return attrs.evolve(go, action=Action.RUN,
-                                input=dict(go.input if tool_input is None else tool_input))
-        text = text or go.reason or "denied: approval required"
-        self.refuse(call_id, text)
-        return attrs.evolve(go, action=Action.REFUSE, text=text)
-
     def _answer(self, name: str, tool_input: Mapping[str, Any], call_id: str,
                 verdict: Verdict) -> ToolGo:
         texts = self.driver.render(verdict, tool_name=name, tool_input=tool_input)
@@ -301,24 +242,6 @@ class HostRun:
         self._pre_texts[call_id] = extra
         return ToolGo(action=Action.RUN, input=effective, verdict=verdict,
                       reason=verdict.reason, rewritten=rewritten)
-
-    async def approve(self, name: str, go: ToolGo, call_id: str) -> ToolGo:
-        """The kernel's ``approve`` seam answers an ``ask`` (no approval surface): allow runs
-        it, deny refuses it with the reason, no answer refuses it as Claude Code does."""
-        answer = await self._session().approve(name, go.input, call_id, reason=go.reason)
-        if answer.decision is Decision.ALLOW:
-            tool_input = dict(answer.effective_input or go.input)
-            go = attrs.evolve(go, action=Action.RUN, input=tool_input)
-        elif answer.decision is Decision.DENY:
-            go = attrs.evolve(go, action=Action.REFUSE,
-                              text=answer.reason or "denied by the approval hook")
-        else:
-            go = attrs.evolve(go, action=Action.REFUSE, text=no_approval_surface(go.reason))
-        if go.action is Action.REFUSE:
-            self.pending += self._pre_texts.pop(call_id, [])
-            self._refused(call_id, go.text or "")
-        self.driver.pre[call_id] = go
-        return go
 
     def refuse(self, call_id: str, text: str) -> None:
         """The adapter refused a call after all (its rewritten input was invalid: see

@@ -28,7 +28,6 @@ from hookwire.plugins._schema import schema_error
 from hookwire.plugins.openai_agents.model import OpenAIAgentsModel
 from hookwire.plugins.openai_agents.profile import PROFILE
 from hookwire.render import ModelText
-from hookwire.verdicts import Decision
 
 #: Set on the ``ToolContext`` when the SDK's default failure message replaced a tool's result.
 _SDK_FAILURE_ATTR = "_function_tool_default_failure_handled"
@@ -158,15 +157,10 @@ class Hookwire(HostAdapter):
             run = hw.current()
             if run is None:  # instrumented agent run without hookwire
                 return await _policy(policy, ctx, params, call_id)
-            go = await hw.acall(run.asking, tool.name, params, call_id,
-                                surface=hw.approval == "interrupt")
-            if go.action in (Action.ASK, Action.DEFER):
-                return True  # the SDK's approval interruption (kernel mode answered already)
-            if go.action is Action.REFUSE:
-                return False  # refused when invoked: the model sees the reason
-            if go.verdict.decision is Decision.ALLOW:
-                return False  # a hook allowed it: no permission prompt (as Claude Code)
-            return await _policy(policy, ctx, params, call_id)
+            # yes: the SDK's approval interruption (kernel mode answered an ask already)
+            needed = await hw.acall(run.needs_approval, tool.name, params, call_id,
+                                    surface=hw.approval == "interrupt")
+            return await _policy(policy, ctx, params, call_id) if needed is None else needed
 
         async def on_invoke_tool(ctx: Any, args_json: str) -> Any:
             run, call_id = hw.current(), ctx.tool_call_id
