@@ -195,11 +195,15 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
                                 args: dict[str, Any], handler: Callable[[Any], Awaitable[Any]]
                                 ) -> Any:
         run = self._current()
-        try:  # a crash, ModelRetry or ToolFailed is tool_failure
+        try:
             _, sent = await self.run_tool(run, call.tool_name, args, call.tool_call_id,
                                           lambda: handler(args), passthrough=_CONTROL_FLOW)
-        finally:
-            self._place(ctx, run.take())  # right after the tool's result (or error)
+        except _CONTROL_FLOW:
+            raise
+        except Exception:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
+            self._place(ctx, run.take())
+            raise
+        self._place(ctx, run.take())  # right after the tool's result
         return sent
 
     # -- stop ----------------------------------------------------------------------------------
