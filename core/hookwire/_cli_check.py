@@ -91,12 +91,17 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
     if problem is not None:
         return "invalid", problem
     part = dialect.runs_on(entry)  # not a process: it runs on what the host lends
-    if part is not None and part not in host.lends:
+    if part is not None and part != "hookwire" and part not in host.lends:
         return "not lent", (f"it runs on the host's {_PARTS.get(part, part)}, and host "
                             f"{host.name} lends none (kernel.parts can)")
-    on = f", on the host's {_PARTS.get(part, part)}" if part else ""
+    on = (", in process" if part == "hookwire" else
+          f", on the host's {_PARTS.get(part, part)}" if part else "")
     gated = trust.needs_trust(entry)
-    harness = trust.dialect_trust(kernel, entry) if gated else NO_HARNESS_TRUST
+    # the harness's settings may turn any hook off (Claude Code's disableAllHooks, Codex's
+    # enabled = false); its trust records weigh only on gated hooks
+    harness = trust.dialect_trust(kernel, entry)
+    if harness.runs is not False and not gated:
+        harness = NO_HARNESS_TRUST
     if harness.runs is False:
         status = "disabled" if harness.kind is ProblemKind.DISABLED else "untrusted"
         return status, f"{provenance}, {entry.dialect}'s own trust record: {harness.why}"

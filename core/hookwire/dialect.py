@@ -276,7 +276,8 @@ class Dialect:
     def runs_on(self, entry: HookEntry) -> str | None:
         """What ``entry`` runs on when it is not a process (its :class:`Prepared` has a
         ``run``): ``"model"`` (the host's model) or ``"mcp"`` (its MCP sessions), as host
-        profiles name what they lend. Default ``None``: a process."""
+        profiles name what they lend, or ``"hookwire"`` (hookwire itself, as for an HTTP
+        request: nothing lent, nothing to start). Default ``None``: a process."""
         return None
 
     def harness_trust(self, entry: HookEntry) -> HarnessTrust:

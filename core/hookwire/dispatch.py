@@ -298,8 +298,8 @@ class Dispatcher:
                                     session_id=session.info.session_id, native_event=native,
                                     entry=entry, command=command)
             self.registry.audit_call("hook_invoked", invocation=invocation)
-        outcome = await (runner.run(command) if prepared.run is None else
-                         hostparts.run(prepared.run, session.parts, command.timeout))
+        outcome = await (runner.run(command) if prepared.run is None else hostparts.run(
+            prepared.run, session.parts, command.timeout, output_cap=command.output_cap))
         try:
             answer = prepared.interpret(outcome)
         except Exception as exc:

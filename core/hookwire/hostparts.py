@@ -11,12 +11,15 @@ A dialect runs such a hook in process: its :class:`~hookwire.dialect.Prepared` h
 that receives the session's :class:`HostParts` and returns an :class:`~hookwire.Outcome`, as a
 process would (stdout is the hook's answer). :func:`run` bounds it by the hook's timeout. A
 hook that needs a part the host did not lend fails to start, naming what is missing (logged as
-a warning, reported by ``hookwire check``): it is never skipped in silence.
+a warning, reported by ``hookwire check``): it is never skipped in silence. What such a hook
+reads from outside (an HTTP response body) stops at the kernel's output cap,
+:func:`output_cap` while it runs.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -168,17 +171,32 @@ def failed(why: str) -> Outcome:
     return Outcome(kind=OutcomeKind.EXITED, exit_code=1, stderr=why.encode("utf-8"))
 
 
+_CAP: contextvars.ContextVar[int | None] = contextvars.ContextVar("hookwire_output_cap",
+                                                                default=None)
+
+
+def output_cap() -> int:
+    """The byte cap of the in-process hook running now (the kernel's ``output_cap``; 1 MiB
+    outside a run): what it reads from outside stops there, as a process's output does."""
+    from hookwire.runner import DEFAULT_OUTPUT_CAP
+
+    cap = _CAP.get()
+    return DEFAULT_OUTPUT_CAP if cap is None else cap
+
+
 async def run(fn: Callable[[HostParts], Awaitable[Outcome]], parts: HostParts,
-              timeout: float | None) -> Outcome:
-    """Run an in-process hook: ``fn(parts)`` within ``timeout`` seconds. Never raises for a
-    failing hook: a timeout is ``TIMED_OUT``, a missing part ``FAILED_TO_START`` (naming it),
-    any other exception an exit 1 with the error on stderr. Cancellation propagates."""
+              timeout: float | None, *, output_cap: int | None = None) -> Outcome:
+    """Run an in-process hook: ``fn(parts)`` within ``timeout`` seconds, with
+    :func:`output_cap` giving ``output_cap`` (default 1 MiB). Never raises for a failing
+    hook: a timeout is ``TIMED_OUT``, a missing part ``FAILED_TO_START`` (naming it), any
+    other exception an exit 1 with the error on stderr. Cancellation propagates."""
     import anyio
 
     from hookwire.runner import Outcome, OutcomeKind
 
     started = time.perf_counter()
     scope = anyio.fail_after(timeout) if timeout else contextlib.nullcontext()
+    token = _CAP.set(output_cap)
     try:
         with scope:
             outcome = await fn(parts)
@@ -188,8 +206,10 @@ async def run(fn: Callable[[HostParts], Awaitable[Outcome]], parts: HostParts,
         outcome = Outcome(kind=OutcomeKind.FAILED_TO_START, start_error=str(exc))
     except Exception as exc:  # a provider's error must not crash the host
         outcome = failed(f"{type(exc).__name__}: {exc}")
+    finally:
+        _CAP.reset(token)
     return attrs.evolve(outcome, duration_ms=(time.perf_counter() - started) * 1000)
 
 
 __all__ = ["NONE", "HookTool", "HostMcp", "HostModel", "HostParts", "McpResult", "Message",
-           "ModelAsk", "ModelReply", "answered", "failed", "run"]
+           "ModelAsk", "ModelReply", "answered", "failed", "output_cap", "run"]

@@ -89,7 +89,7 @@ async def test_mcp_tool_hooks_call_the_hosts_server_and_read_it_as_stdout(
 
 
 @pytest.mark.anyio
-async def test_d6_mcp_tool_without_mcp_sessions_is_reported(
+async def test_d31_mcp_tool_without_mcp_sessions_is_reported(
         claude_kernel: KernelFactory, project: Path) -> None:
     kernel = claude_kernel({"PreToolUse": [group(mcp("say", text="x"))]})
     async with kernel.session(cwd=str(project)) as s:
@@ -97,3 +97,25 @@ async def test_d6_mcp_tool_without_mcp_sessions_is_reported(
     assert verdict.decision is Decision.NONE
     assert verdict.hooks[0].outcome == "failed_to_start"
     assert "no MCP client" in verdict.hooks[0].diagnostics[0]
+
+
+@pytest.mark.anyio
+async def test_d32_a_plain_text_answer_under_on_failure_block_is_no_failure(
+        claude_kernel: KernelFactory, project: Path, tmp_path: Path) -> None:
+    """hookwire reads an mcp_tool hook's answer by the command-hook rules: plain text on
+    PreToolUse is no decision, ``onFailure: "block"`` or not. (Claude Code's mcp_tool variant
+    counts it as a failure and blocks.) An error result still blocks under ``block``."""
+    (tmp_path / "server.py").write_text(SERVER)
+    params = StdioServerParameters(command=sys.executable, args=[str(tmp_path / "server.py")])
+    verdicts = []
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        for tool in ("say", "fail"):
+            kernel = claude_kernel({"PreToolUse": [group(
+                {**mcp(tool, text="just text"), "onFailure": "block"})]})
+            kernel.parts = HostParts(mcp=McpSessions({"tools": session}))
+            async with kernel.session(cwd=str(project)) as s:
+                verdicts.append(await s.tool_pre("Bash", {"command": "ls"}))
+    plain, error = verdicts
+    assert plain.decision is Decision.NONE
+    assert error.denied and 'blocking because onFailure is "block"' in (error.reason or "")

@@ -98,7 +98,7 @@ async def test_ok_true_lets_the_tool_run_and_continue_on_block_keeps_the_turn(
 
 
 @pytest.mark.anyio
-async def test_d6_no_model_is_reported_and_the_tool_goes_ahead(
+async def test_d26_no_model_is_reported_and_the_tool_goes_ahead(
         claude_kernel: KernelFactory, project: Path, caplog: pytest.LogCaptureFixture) -> None:
     kernel = claude_kernel({"PreToolUse": [group(prompt())]})
     with caplog.at_level(logging.WARNING, logger="hookwire"):
@@ -192,7 +192,7 @@ async def test_user_prompt_submit_ok_false_blocks_the_prompt(
 
 
 @pytest.mark.anyio
-async def test_d6_agent_hook_reads_a_project_file_through_read_only_tools(
+async def test_d28_agent_hook_reads_a_project_file_through_read_only_tools(
         claude_kernel: KernelFactory, project: Path) -> None:
     (project / "POLICY.md").write_text("rm is forbidden\n")
     read: list[str] = []

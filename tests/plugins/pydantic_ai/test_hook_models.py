@@ -171,6 +171,27 @@ async def test_a_model_given_to_the_kernel_wins_over_the_agents(tmp_path: Path) 
     assert ran == [] and model.hook_requests == []
 
 
+async def test_d30_pydantic_ai_asks_an_agent_hook_again_after_a_plain_text_answer(
+        tmp_path: Path) -> None:
+    """An agent hook answers only through its StructuredOutput tool. Claude Code takes a plain
+    text answer as no answer; pydantic-ai's own output handling asks the model again (within
+    the hook's turns), and the second answer counts."""
+    answers = [ModelResponse(parts=[TextPart("It looks harmless to me.")]),
+               ModelResponse(parts=[ToolCallPart("StructuredOutput", {
+                   "ok": False, "reason": "second answer"})])]
+
+    def judge(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return answers.pop(0)
+
+    model = Both([("Bash", {"command": "rm -rf build"}), "understood"], judge)
+    agent, ran = setup(tmp_path, {"PreToolUse": [group(
+        {"type": "agent", "prompt": PROMPT}, matcher="Bash")]}, model)
+    assert (await agent.run("clean up")).output == "understood"
+    assert ran == [] and len(model.hook_requests) == 2
+    [text] = returns(model.agent_requests[1])
+    assert "second answer" in text
+
+
 def judge_both(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
     """The prompt hook says ok; the agent hook reads POLICY.md, then says ok."""
     if not info.output_tools or info.output_tools[0].name != "StructuredOutput":

@@ -6,10 +6,7 @@ fields, exit codes, divergences) is ``docs/dialects/claude.md``.
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -22,18 +19,21 @@ from hookwire.dialect import (
     Dialect,
     EventSpec,
     Export,
+    HarnessTrust,
     HookEntry,
     Location,
     Prepared,
     ProblemKind,
     Provenance,
 )
+from hookwire.dialects.claude import _levels
 from hookwire.dialects.claude import env as _env
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude import outcome as _outcome
 from hookwire.dialects.claude import payload as _payload
 from hookwire.dialects.claude import rules as _rules
 from hookwire.dialects.claude import tools as _tools
+from hookwire.dialects.claude._levels import SCOPE_RANK
 from hookwire.dialects.claude.events import (
     EVENTS,
     NARROW_MATCHER_EVENTS,
@@ -54,9 +54,11 @@ __all__ = ["ClaudeDialect", "plugin"]
 class ClaudeDialect(Dialect):
     """Claude Code's wire contract. Hooks of one event run in parallel.
 
-    ``disableAllHooks`` is resolved across the files read through :meth:`read_config` by
-    settings precedence (managed > ``--settings`` > local > project > user); only a managed
-    file's value disables managed hooks.
+    The hook policy keys of the settings files read through :meth:`read_config` and
+    :meth:`discover` (``disableAllHooks``, ``allowManagedHooksOnly``, ``allowedHttpHookUrls``,
+    ``httpHookAllowedEnvVars``) resolve across them as in Claude Code (:mod:`._levels`).
+    ``managed_dir``: the folder of the managed settings discovery reads (default
+    ``$HOOKWIRE_CLAUDE_MANAGED_DIR``, else the system folder: :mod:`._managed`).
     """
 
     name: ClassVar[str] = "claude"
@@ -69,8 +71,9 @@ class ClaudeDialect(Dialect):
     #: Variables substituted in an argv at run time: name → how an import writes it.
     placeholders: ClassVar[Mapping[str, str]] = {"CLAUDE_PROJECT_DIR": "${CLAUDE_PROJECT_DIR}"}
 
-    def __init__(self) -> None:
-        self._disable: dict[str, tuple[str, bool]] = {}
+    def __init__(self, *, managed_dir: str | Path | None = None) -> None:
+        self.managed_dir = None if managed_dir is None else Path(managed_dir)
+        self._levels = _levels.Levels()
         self._compiled: dict[int, tuple[Sequence[HookEntry], list[Any]]] = {}
 
     # -- config --------------------------------------------------------------------------------
@@ -101,16 +104,15 @@ class ClaudeDialect(Dialect):
 
     def _read(self, path: Path, *, provenance: Provenance, home: Path | None = None,
               plugin_root: Path | None = None) -> ConfigResult:
-        """Read one file and record its ``disableAllHooks`` for :meth:`hooks_disabled`."""
+        """Read one file and record its hook policy keys (:mod:`._levels`)."""
         from hookwire.dialects.claude import config as _config  # cattrs: only when reading
 
         result = _config.read_file(path, provenance=provenance, home=home,
                                    plugin_root=plugin_root)
-        value = result.settings.get("disableAllHooks")
-        if value is None:
-            self._disable.pop(str(path), None)
-        else:
-            self._disable[str(path)] = (result.settings["scope"], value)
+        keys = dict(result.settings["policy"])
+        if result.settings.get("disableAllHooks") is not None:
+            keys["disableAllHooks"] = result.settings["disableAllHooks"]
+        self._levels.record(str(path), result.settings["scope"], keys)
         return result
 
     def read_settings(self, sources: Sequence[tuple[Path, Provenance]], *,
@@ -119,10 +121,11 @@ class ClaudeDialect(Dialect):
 
         ``settings`` of the result: the resolved ``disableAllHooks`` and ``enabledPlugins``
         (each file's object merged by settings precedence, a higher level overriding a lower
-        one per plugin). ``strict=False``: a file that cannot be read becomes an ``error``
-        problem (Claude Code skips such a file) instead of raising.
+        one per plugin), and ``managedPlugins``: those the managed files turn on (exempt from
+        ``allowManagedHooksOnly``). ``strict=False``: a file that cannot be read becomes an
+        ``error`` problem (Claude Code skips such a file) instead of raising.
         """
-        from hookwire.dialects.claude.config import REPO_RANKS, SCOPE_RANK
+        from hookwire.dialects.claude.config import REPO_RANKS
 
         entries: list[HookEntry] = []
         problems: list[Any] = []
@@ -143,45 +146,59 @@ class ClaudeDialect(Dialect):
             enabled.append((SCOPE_RANK[result.settings["scope"]],
                             result.settings.get("enabledPlugins") or {}))
         merged: dict[str, bool] = {}
-        for _, plugins in sorted(enabled, key=lambda rp: rp[0]):
+        managed: dict[str, bool] = {}
+        for rank, plugins in sorted(enabled, key=lambda rp: rp[0]):
             merged.update(plugins)
+            if rank == SCOPE_RANK["managed"]:
+                managed.update(plugins)
         # a plugin only a project's own files enable is the repository's (docs/trust.md)
         mine = {k for rank, plugins in enabled if rank not in REPO_RANKS
                 for k, on in plugins.items() if on}
         return ConfigResult(entries=tuple(entries), problems=tuple(problems),
                             settings={"disableAllHooks": self.hooks_disabled(),
                                       "enabledPlugins": merged,
+                                      "managedPlugins": sorted(k for k, on in managed.items()
+                                                               if on and merged.get(k)),
                                       "repositoryPlugins": sorted(set(merged) - mine)})
 
     def discover(self, project_dir: Path, *, home: Path | None = None,
-                 plugins: Sequence[str | Path] = ()) -> ConfigResult:
+                 plugins: Sequence[str | Path] = (),
+                 managed_dir: str | Path | None = None) -> ConfigResult:
         """Every hook Claude Code would load for a session launched in ``project_dir``, in its
         order: user ``settings.json`` (in ``$CLAUDE_CONFIG_DIR``, else ``<home>/.claude``),
-        project ``.claude/settings.json``, local ``.claude/settings.local.json``, then the
+        project ``.claude/settings.json``, local ``.claude/settings.local.json``, the managed
+        settings (``managed-settings.json``, then ``managed-settings.d/*.json``, in
+        ``managed_dir``, else the dialect's, else :func:`._managed.managed_dir`), then the
         plugins those files enable (``enabledPlugins``), found through the plugin registry
         and cache in the user folder, then the plugin roots in ``plugins`` (as
-        ``--plugin-dir``). ``disableAllHooks`` is recorded per file and resolved at selection
-        as Claude Code resolves it; ``settings`` of the result give the resolved value and
-        the enabled plugins. Unreadable files become ``error`` problems."""
+        ``--plugin-dir``). The hook policy keys are recorded per file and resolved at
+        selection as Claude Code resolves them; ``settings`` of the result give the resolved
+        ``disableAllHooks`` and the enabled plugins. Unreadable files become ``error``
+        problems."""
+        from hookwire.dialects.claude import _managed, _plugins
         from hookwire.dialects.claude import config as _config
 
         config = _config.config_dir(home)
         project = Path(project_dir)
-        result = self.read_settings(_config.discover(project, home=home, config=config),
+        folder = managed_dir if managed_dir is not None else (
+            self.managed_dir if self.managed_dir is not None else _managed.managed_dir())
+        result = self.read_settings(_config.discover(project, home=home, config=config,
+                                                     managed_dir=folder),
                                     home=home, strict=False)
         owner = str(project.resolve())
         entries = [attrs.evolve(e, project=owner) if e.provenance is Provenance.PROJECT
                    else e for e in result.entries]
         repository = set(result.settings["repositoryPlugins"])
+        managed = set(result.settings["managedPlugins"])
         problems = list(result.problems)
         enabled = result.settings["enabledPlugins"]
-        records, trouble = _config.installed_plugins(config)
+        records, trouble = _plugins.installed_plugins(config)
         problems.extend(trouble)
         roots: list[tuple[Path, str | None]] = []
         for plugin_id, on in enabled.items():
             if not on:
                 continue
-            root = _config.plugin_root(plugin_id, config, project, records)
+            root = _plugins.plugin_root(plugin_id, config, project, records)
             if root is None:
                 problems.append(ConfigProblem(
                     message=f"plugin {plugin_id!r} is enabled but not installed in "
@@ -190,9 +207,11 @@ class ClaudeDialect(Dialect):
                     severity="error"))
             else:
                 roots.append((root, owner if plugin_id in repository else None))
+                if plugin_id in managed:  # the organisation turns it on: allowed under
+                    self._levels.exempt_roots.add(str(root))  # allowManagedHooksOnly
         roots.extend((Path(p), None) for p in plugins)
         for root, repo in roots:
-            files, trouble = _config.plugin_hook_files(root)
+            files, trouble = _plugins.plugin_hook_files(root)
             problems.extend(trouble)
             for path in files:
                 try:
@@ -218,12 +237,24 @@ class ClaudeDialect(Dialect):
     def hooks_disabled(self, scope: str = "user") -> bool:
         """Whether ``disableAllHooks`` turns off hooks of ``scope`` (``managed`` hooks only
         yield to a managed file)."""
-        from hookwire.dialects.claude.config import SCOPE_RANK
+        return self._levels.disabled(scope)
 
-        values = sorted(self._disable.values(), key=lambda sv: SCOPE_RANK[sv[0]])
-        if scope == "managed":
-            values = [sv for sv in values if sv[0] == "managed"]
-        return bool(values) and values[-1][1]
+    def hooks_blocked(self, entry: HookEntry) -> bool:
+        """Whether the settings turn ``entry`` off: ``disableAllHooks``, or
+        ``allowManagedHooksOnly`` for a hook that is not managed."""
+        handler = handler_of(entry)
+        return self._levels.active and self._levels.blocks(
+            handler.scope, handler.plugin.get("CLAUDE_PLUGIN_ROOT"))
+
+    def harness_trust(self, entry: HookEntry) -> HarnessTrust:
+        """Claude Code keeps no trust records, but its settings can turn a hook off; such a
+        hook is disabled (what ``hookwire check`` reports), as :meth:`select` never picks it."""
+        if not self.hooks_blocked(entry):
+            return HarnessTrust()
+        key = ("disableAllHooks" if self._levels.disabled(handler_of(entry).scope)
+               else "allowManagedHooksOnly")
+        return HarnessTrust(runs=False, kind=ProblemKind.DISABLED,
+                            why=f"turned off by {key} in the settings")
 
     # -- selection -----------------------------------------------------------------------------
 
@@ -244,10 +275,11 @@ class ClaudeDialect(Dialect):
                 return []
         chosen: dict[tuple[Any, ...], HookEntry] = {}
         order: list[tuple[Any, ...]] = []
+        levels = self._levels if self._levels.active else None
         for entry in entries:
             handler = handler_of(entry)
-            scope = handler.scope
-            if self._disable and self.hooks_disabled("managed" if scope == "managed" else scope):
+            if levels is not None and levels.blocks(handler.scope,
+                                                    handler.plugin.get("CLAUDE_PLUGIN_ROOT")):
                 continue
             rule = handler.if_
             if rule is not None:
@@ -298,31 +330,35 @@ class ClaudeDialect(Dialect):
     # -- running -------------------------------------------------------------------------------
 
     def runs_on(self, entry: HookEntry) -> str | None:
-        """``"model"`` for a prompt or agent hook, ``"mcp"`` for an mcp_tool hook."""
-        return {"prompt": "model", "agent": "model", "mcp_tool": "mcp"}.get(
+        """``"model"`` for a prompt or agent hook, ``"mcp"`` for an mcp_tool hook,
+        ``"hookwire"`` for an http hook (an HTTP request hookwire sends itself)."""
+        return {"prompt": "model", "agent": "model", "mcp_tool": "mcp", "http": "hookwire"}.get(
             handler_of(entry).type)
 
     def prepare(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Prepared:
         """A prompt, agent or mcp_tool hook runs in process, on what the host lends
-        (:mod:`._inprocess`); the others are processes."""
-        if handler_of(entry).in_process:
+        (:mod:`._inprocess`), an http hook in process with an HTTP client (:mod:`._http`);
+        command hooks are processes."""
+        handler = handler_of(entry)
+        if handler.in_process:
             from hookwire.dialects.claude import _inprocess
 
             return _inprocess.prepare(entry, event, native, session)
+        if handler.type == "http":
+            from hookwire.dialects.claude import _http
+
+            return _http.prepare(entry, event, native, session, self._levels.http())
         return super().prepare(entry, event, native, session)
 
     def command(self, entry: HookEntry, event: SeamEvent, native: str,
                 session: SessionInfo) -> Command:
+        """The process of a command hook (an http hook's: what it describes, see
+        :meth:`prepare`)."""
+        if handler_of(entry).type == "http":
+            return self.prepare(entry, event, native, session).command
         stdin = _payload.encode(_payload.build(event, native, session))
-        plan = _env.plan(entry, event, native, session)
-        handler = handler_of(entry)
-        if handler.type != "http":
-            return Command(stdin=stdin, **plan)
-        # the helper process runs in the cwd found now: it sends a request, no chdir matters
-        common: dict[str, Any] = {"stdin": stdin, "env": plan["env"],
-                                  "cwd": _env.working_dir(session), "timeout": plan["timeout"]}
-        return _http_command(entry, handler, common)
+        return Command(stdin=stdin, **_env.plan(entry, event, native, session))
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome: Outcome) -> Answer:
@@ -342,9 +378,6 @@ class ClaudeDialect(Dialect):
         return _payload.encode(_payload.build(event, native, session))
 
 
-_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-
-
 def _matcher_test(matcher: str | None, narrow: bool) -> Callable[[str | None], bool]:
     """One entry's matcher as a test of the value (the tool name, source, ...)."""
     test = None if matcher is None else _matcher.predicate(matcher, narrow)
@@ -362,28 +395,6 @@ def _matcher_test(matcher: str | None, narrow: bool) -> Callable[[str | None], b
 
 def _always(value: str | None) -> bool:
     return True
-
-
-def _http_command(entry: HookEntry, handler: ClaudeHandler,
-                  common: dict[str, Any]) -> Command:
-    """An http hook runs as the ``_http`` helper process: same stdin, timeout and runner."""
-    env: dict[str, str] = common["env"]
-    allowed = set(handler.allowedEnvVars)
-
-    def interpolate(value: str) -> str:
-        # Only allow-listed variables are interpolated; any other reference becomes "".
-        return _ENV_REF.sub(lambda m: env.get(m.group(1) or m.group(2), "")
-                            if (m.group(1) or m.group(2)) in allowed else "", value)
-
-    headers = {k: interpolate(v) for k, v in handler.headers.items()}
-    from hookwire.dialects.claude import _http as _http_mod
-
-    env = {**env, _http_mod.HEADERS_ENV: json.dumps(headers)}
-    assert isinstance(entry.command, str)
-    # Run the helper as a file: it needs only the standard library, and `-m` would import
-    # this whole package first.
-    return Command(argv=(sys.executable, _http_mod.__file__, entry.command),
-                   **{**common, "env": env})
 
 
 def _session_end_budget(entries: list[HookEntry]) -> list[HookEntry]:

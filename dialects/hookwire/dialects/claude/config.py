@@ -5,6 +5,8 @@ Code (2.1.101 and 2.1.122), an unknown event or a malformed entry does not inval
 it is left out and reported with the file, line and JSON path. Only a file that is not a JSON
 object at all raises :class:`~hookwire.ConfigError`.
 
+Installed plugins and their hook files are found by :mod:`._plugins`.
+
 Sources and their scopes (for ``disableAllHooks`` precedence, highest first): ``managed``
 (``managed-settings.json``), ``cli`` (any other named file, like ``--settings``), ``local``
 (``.claude/settings.local.json``), ``project`` (``.claude/settings.json``), ``user``
@@ -17,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,19 +36,21 @@ from hookwire.dialect import (
     Provenance,
 )
 from hookwire.dialects.claude import _inconfig as _in
+from hookwire.dialects.claude import _levels, _managed
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, pointer
+from hookwire.dialects.claude._levels import SCOPE_RANK
+from hookwire.dialects.claude._plugins import (  # noqa: F401 (their old home: re-exported)
+    installed_plugins,
+    plugin_hook_files,
+)
 from hookwire.dialects.claude.events import EVENTS, NARROW_MATCHER_EVENTS, TOOL_EVENTS
 from hookwire.dialects.claude.handler import ClaudeHandler
 from hookwire.errors import ConfigError, WireError
 from hookwire.wire import parse_json, read_json, read_text
 
 DIALECT = "claude"
-#: disableAllHooks precedence: a higher number overrides a lower one.
-SCOPE_RANK: Mapping[str, int] = {
-    "user": 1, "project": 2, "local": 3, "cli": 4, "managed": 5, "plugin": 0,
-}
 #: The ranks of the scopes a repository writes (project and local settings).
 REPO_RANKS = frozenset({SCOPE_RANK["project"], SCOPE_RANK["local"]})
 #: Keys Claude Code's own files use on handlers without documenting them.
@@ -366,7 +370,8 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
 
     ``plugin_root``: the file belongs to the plugin installed there (needed for hook files a
     manifest names outside ``hooks/hooks.json``). ``settings`` of the result: ``scope``,
-    ``disableAllHooks`` (``None`` when unset) and ``enabledPlugins`` (``{}`` when unset).
+    ``disableAllHooks`` (``None`` when unset), ``enabledPlugins`` (``{}`` when unset) and
+    ``policy``: the other hook policy keys it sets (:func:`._levels.read_keys`).
     """
     file = str(path)
     doc = read_json(read_text(path), file=file)  # WireError: a located ConfigError
@@ -408,6 +413,7 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
             reader.problems.extend(sub.problems)
     elif hooks is not None:
         reader.read_hooks(hooks, ("hooks",))
+    policy = _levels.read_keys(data, scope, lambda msg, key: reader.problem(msg, (key,)))
     if disable and scope != "plugin":
         reader.problem("disableAllHooks is true: no hook runs unless a higher settings level "
                        "sets it back to false", ("disableAllHooks",))
@@ -420,18 +426,20 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
                        ("enabledPlugins",), severity="error")
     return ConfigResult(entries=tuple(reader.entries), problems=tuple(reader.problems),
                         settings={"scope": scope, "disableAllHooks": disable,
-                                  "enabledPlugins": enabled})
+                                  "enabledPlugins": enabled, "policy": policy})
 
 
 def discover(project_dir: str | Path, *, home: str | Path | None = None,
              managed: str | Path | None = None, settings: Iterable[str | Path] = (),
-             plugins: Iterable[str | Path] = (),
-             config: str | Path | None = None) -> list[tuple[Path, Provenance]]:
+             plugins: Iterable[str | Path] = (), config: str | Path | None = None,
+             managed_dir: str | Path | None = None) -> list[tuple[Path, Provenance]]:
     """The files Claude Code would read for a session launched in ``project_dir``, in order.
 
     ``config`` is Claude Code's user folder (default :func:`config_dir`: ``$CLAUDE_CONFIG_DIR``,
     else ``<home>/.claude``). ``settings`` are ``--settings``-style files, ``plugins`` plugin
-    roots. Missing files are left out. Only ``project_dir`` itself is looked at, never its
+    roots. ``managed_dir``: the managed settings folder, whose ``managed-settings.json`` and
+    ``managed-settings.d/*.json`` are read (:mod:`._managed`); ``managed``: one more managed
+    file. Missing files are left out. Only ``project_dir`` itself is looked at, never its
     parents (as observed).
     """
     user = Path(config) if config is not None else config_dir(home)
@@ -442,114 +450,10 @@ def discover(project_dir: str | Path, *, home: str | Path | None = None,
         (proj / ".claude" / "settings.local.json", Provenance.PROJECT),
     ]
     found += [(Path(s), Provenance.USER) for s in settings]
+    if managed_dir is not None:
+        found += [(p, Provenance.MANAGED) for p in _managed.managed_files(Path(managed_dir))]
     if managed is not None:
         found.append((Path(managed), Provenance.MANAGED))
     for root in plugins:
         found.append((Path(root) / "hooks" / "hooks.json", Provenance.PLUGIN))
     return [(p, prov) for p, prov in found if p.is_file()]
-
-
-# -- installed plugins ---------------------------------------------------------------------------
-
-
-def installed_plugins(config: Path) -> tuple[dict[str, list[Mapping[str, Any]]],
-                                             list[ConfigProblem]]:
-    """The install records of ``<config>/plugins/installed_plugins.json`` by plugin id
-    (``name@marketplace``): version 2 lists records per id, version 1 has one record per id.
-    A missing file is no record; an unreadable one is a problem."""
-    path = config / "plugins" / "installed_plugins.json"
-    if not path.exists():
-        return {}, []
-    try:
-        data = parse_json(read_text(path))
-    except WireError as exc:
-        return {}, [ConfigProblem(message=f"cannot read the plugin registry: {exc}; installed "
-                                  "plugins are looked up in the plugin cache only",
-                                  location=Location(file=str(path)), severity="error",
-                                  kind=ProblemKind.CONFIG)]
-    plugins = data.get("plugins") if isinstance(data, dict) else None
-    if not isinstance(plugins, dict):
-        return {}, []
-    records: dict[str, list[Mapping[str, Any]]] = {}
-    for plugin_id, value in plugins.items():
-        items = value if isinstance(value, list) else [value]
-        records[plugin_id] = [r for r in items if isinstance(r, dict)]
-    return records, []
-
-
-def plugin_root(plugin_id: str, config: Path, project_dir: Path,
-                records: Mapping[str, Sequence[Mapping[str, Any]]]) -> Path | None:
-    """Where the enabled plugin ``plugin_id`` is installed: the ``installPath`` of its record
-    (one made for ``project_dir`` first, then a user-wide one, then any), else its folder in
-    the plugin cache ``<config>/plugins/cache/<marketplace>/<name>/<version>/`` (the most
-    recently written version). ``None``: not on disk."""
-    candidates = list(records.get(plugin_id, ()))
-    project = os.path.abspath(project_dir)
-
-    def rank(record: Mapping[str, Any]) -> int:
-        path = record.get("projectPath")
-        if isinstance(path, str) and os.path.abspath(path) == project:
-            return 0
-        return 1 if record.get("scope", "user") == "user" else 2
-
-    for record in sorted(candidates, key=rank):
-        path = record.get("installPath")
-        if isinstance(path, str) and Path(path).is_dir():
-            return Path(path)
-    name, _, market = plugin_id.partition("@")
-    if not name or not market:
-        return None
-    folder = config / "plugins" / "cache" / market / name
-    if _is_plugin(folder):
-        return folder
-    try:
-        versions = [d for d in folder.iterdir() if d.is_dir() and _is_plugin(d)]
-    except OSError:
-        return None
-    return max(versions, key=lambda d: d.stat().st_mtime) if versions else None
-
-
-def _is_plugin(folder: Path) -> bool:
-    return (folder / ".claude-plugin" / "plugin.json").is_file() or \
-        (folder / "hooks" / "hooks.json").is_file()
-
-
-def plugin_hook_files(root: Path) -> tuple[list[Path], list[ConfigProblem]]:
-    """The hook files of the plugin at ``root``, in load order: ``hooks/hooks.json``, then the
-    manifest when it declares ``hooks`` (inline, or paths to further files). A manifest path
-    that names ``hooks/hooks.json`` again is reported and not read twice."""
-    files: list[Path] = []
-    problems: list[ConfigProblem] = []
-    default = root / "hooks" / "hooks.json"
-    if default.is_file():
-        files.append(default)
-    manifest = root / ".claude-plugin" / "plugin.json"
-    try:
-        data = parse_json(read_text(manifest))
-    except WireError:
-        return files, problems
-    hooks = data.get("hooks") if isinstance(data, dict) else None
-    if hooks is None:
-        return files, problems
-    if not isinstance(hooks, (str, list)):
-        files.append(manifest)  # inline hooks: read from the manifest itself
-        return files, problems
-    for i, rel in enumerate([hooks] if isinstance(hooks, str) else hooks):
-        if not isinstance(rel, str):
-            continue  # reported when the manifest itself is read by name
-        path = root / rel
-        if _same(path, default) and default in files:
-            problems.append(ConfigProblem(
-                message=f"the manifest names {rel!r}, the hooks file every plugin loads "
-                        "already: not loaded twice", location=Location(
-                            file=str(manifest), pointer=f"$.hooks[{i}]"
-                            if isinstance(hooks, list) else "$.hooks")))
-            continue
-        if path.is_file():
-            files.append(path)
-        else:
-            problems.append(ConfigProblem(
-                message=f"hooks file {rel!r} named by the manifest does not exist",
-                location=Location(file=str(manifest)), severity="error",
-                kind=ProblemKind.CONFIG))
-    return files, problems
