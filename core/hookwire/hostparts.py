@@ -72,6 +72,14 @@ class ModelAsk:
     max_turns: int = 1
     model: str | None = None
 
+    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None) -> str:
+        """What the model reads from its call of the tool ``name`` (an unknown name: an
+        error text)."""
+        tool = next((t for t in self.tools if t.name == name), None)
+        if tool is None:
+            return f"Error: there is no tool {name!r}"
+        return await tool.call(dict(arguments or {}))
+
 
 @attrs.frozen(kw_only=True)
 class ModelReply:

@@ -17,9 +17,9 @@ from google.adk.models import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
-from hookwire.hostparts import HookTool, ModelAsk, ModelReply
+from hookwire.hostparts import ModelAsk, ModelReply
 from hookwire.plugins._mcp import on_loop
-from hookwire.wire import parse_json
+from hookwire.wire import json_object
 
 
 class AdkModel:
@@ -44,7 +44,6 @@ class AdkModel:
             config.response_json_schema = dict(ask.schema)
         contents = [types.Content(role="model" if m.role == "assistant" else "user",
                                   parts=[types.Part(text=m.text)]) for m in ask.messages]
-        tools = {t.name: t for t in ask.tools}
         text: str | None = None
         for _ in range(max(ask.max_turns, 1)):
             request = LlmRequest(model=getattr(self.model, "model", None), contents=contents,
@@ -57,12 +56,12 @@ class AdkModel:
                     return ModelReply(output=dict(call.args or {}), model=self.name)
             text = "".join(p.text or "" for p in reply.parts or ()) or None
             if not calls:
-                return ModelReply(output=None if ask.output_tool else _json(text), text=text,
+                return ModelReply(output=None if ask.output_tool else json_object(text), text=text,
                                   model=self.name)
             contents.append(types.Content(role="user", parts=[
                 types.Part(function_response=types.FunctionResponse(
                     id=call.id, name=call.name,
-                    response={"result": await _run(tools.get(call.name or ""), call)}))
+                    response={"result": await ask.call_tool(call.name or "", call.args)}))
                 for call in calls]))
         return ModelReply(output=None, text=text, model=self.name)
 
@@ -79,17 +78,3 @@ async def _one(model: BaseLlm, request: LlmRequest) -> types.Content:
 def _declare(name: str, description: str, parameters: Any) -> types.FunctionDeclaration:
     return types.FunctionDeclaration(name=name, description=description,
                                      parameters_json_schema=dict(parameters))
-
-
-async def _run(tool: HookTool | None, call: types.FunctionCall) -> str:
-    if tool is None:
-        return f"Error: there is no tool {call.name!r}"
-    return await tool.call(dict(call.args or {}))
-
-
-def _json(text: str | None) -> dict[str, Any] | None:
-    try:
-        value = parse_json(text or "")
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None

@@ -22,8 +22,8 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
-from hookwire.hostparts import HookTool, ModelAsk, ModelReply
-from hookwire.wire import parse_json
+from hookwire.hostparts import ModelAsk, ModelReply
+from hookwire.wire import json_object
 
 _ANSWER = "answer"
 
@@ -52,7 +52,6 @@ class LangChainModel:
         messages: list[BaseMessage] = [SystemMessage(ask.system), *(
             AIMessage(m.text) if m.role == "assistant" else HumanMessage(m.text)
             for m in ask.messages)]
-        tools = {t.name: t for t in ask.tools}
         text: str | None = None
         for _ in range(max(ask.max_turns, 1)):
             reply = await bound.ainvoke(messages)
@@ -63,10 +62,10 @@ class LangChainModel:
                     return ModelReply(output=dict(call["args"]), model=self.name)
             text = reply.content if isinstance(reply.content, str) else None
             if not calls:
-                return ModelReply(output=None if ask.output_tool else _json(text), text=text,
+                return ModelReply(output=None if ask.output_tool else json_object(text), text=text,
                                   model=self.name)
             for call in calls:
-                messages.append(ToolMessage(await _run(tools.get(call["name"]), call),
+                messages.append(ToolMessage(await ask.call_tool(call["name"], call.get("args")),
                                             tool_call_id=call.get("id") or ""))
         return ModelReply(output=None, text=text, model=self.name)
 
@@ -74,17 +73,3 @@ class LangChainModel:
 def _spec(name: str, description: str, parameters: Any) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name, "description": description,
                                              "parameters": dict(parameters)}}
-
-
-async def _run(tool: HookTool | None, call: Any) -> str:
-    if tool is None:
-        return f"Error: there is no tool {call['name']!r}"
-    return await tool.call(dict(call.get("args") or {}))
-
-
-def _json(text: str | None) -> dict[str, Any] | None:
-    try:
-        value = parse_json(text or "")
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
