@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 R = TypeVar("R")
+A = TypeVar("A", bound="HostAdapter")
 
 #: Adapter runs going on in this context: ``(adapter, run)`` pairs, innermost last.
 _CURRENT: ContextVar[tuple[tuple[HostAdapter, HostRun], ...]] = ContextVar(
@@ -244,6 +245,12 @@ class HostAdapter:
         """The run this adapter is :meth:`running` in this context, if any."""
         return next((run for owner, run in reversed(_CURRENT.get()) if owner is self), None)
 
+    @classmethod
+    def running_now(cls: type[A]) -> tuple[A, HostRun] | None:
+        """The innermost run an adapter of this class is :meth:`running` in this context, and
+        the adapter (for a runtime's part that no adapter is given to: its memory)."""
+        return next(((a, r) for a, r in reversed(_CURRENT.get()) if isinstance(a, cls)), None)
+
     async def model_call(self, run: HostRun, invoke: Callable[[], Awaitable[T]], *,
                          failures: tuple[type[BaseException], ...] = (Exception,),
                          passthrough: tuple[type[BaseException], ...] = ()) -> T:
@@ -278,17 +285,19 @@ class HostAdapter:
                    paused: Callable[[R], bool] | None = None,
                    failures: tuple[type[BaseException], ...] = ()) -> R:
         """One user turn of a runtime whose own loop cannot send the model back: ``run``
-        opens, ``once(input)`` runs the runtime, then ``stop`` on ``answer(result)`` (not when
-        ``paused(result)``: it waits for approvals). While a Stop hook continues the turn,
-        ``once`` runs again on ``again(result, feedback)``. An exception in ``failures`` is a
-        failed model request (``stop_failure``). A hookwire exception the runtime wrapped in
-        one of its own is raised as it is. The run closes at the end."""
+        opens, ``once(input)`` runs the runtime (:meth:`running` ``run``), then ``stop`` on
+        ``answer(result)`` (not when ``paused(result)``: it waits for approvals). While a Stop
+        hook continues the turn, ``once`` runs again on ``again(result, feedback)``. An
+        exception in ``failures`` is a failed model request (``stop_failure``). A hookwire
+        exception the runtime wrapped in one of its own is raised as it is. The run closes at
+        the end."""
         await self.acall(run.open)
         try:
             while True:
                 try:
-                    result = await self.model_call(run, functools.partial(once, input),
-                                                   failures=failures)
+                    with self.running(run):
+                        result = await self.model_call(run, functools.partial(once, input),
+                                                       failures=failures)
                 except Exception as exc:
                     raise_own(exc)
                     raise
@@ -308,8 +317,9 @@ class HostAdapter:
         try:
             while True:
                 try:
-                    result = self.model_call_sync(run, functools.partial(once, input),
-                                                  failures=failures)
+                    with self.running(run):
+                        result = self.model_call_sync(run, functools.partial(once, input),
+                                                      failures=failures)
                 except Exception as exc:
                     raise_own(exc)
                     raise

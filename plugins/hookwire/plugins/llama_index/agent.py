@@ -9,7 +9,6 @@ it.
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 from typing import Any
 
@@ -20,12 +19,9 @@ from llama_index.core.tools import AsyncBaseTool, ToolOutput, adapt_to_async_too
 from llama_index.core.workflow import Context
 from pydantic import PrivateAttr
 
-from hookwire.driver import Action, HostAdapter, HostRun, place
+from hookwire.driver import Action, HostAdapter, place
 from hookwire.plugins.llama_index.profile import PROFILE
 from hookwire.render import ModelText
-
-_RUN: contextvars.ContextVar[tuple[Hookwire, HostRun] | None] = contextvars.ContextVar(
-    "hookwire_llama_index_run", default=None)
 
 
 class Hookwire(HostAdapter):
@@ -58,13 +54,9 @@ class Hookwire(HostAdapter):
             kwargs["ctx"] = ctx
         hooked = HookedMemory(inner=memory or ChatMemoryBuffer.from_defaults())
 
-        token = _RUN.set((self, run))
-        try:
-            return await self.turn(run, lambda m: agent.run(m, memory=hooked, **kwargs), user_msg,
-                                   answer=_answer,
-                                   again=lambda _, texts: "\n\n".join(t.text for t in texts))
-        finally:
-            _RUN.reset(token)
+        return await self.turn(run, lambda m: agent.run(m, memory=hooked, **kwargs), user_msg,
+                               answer=_answer,
+                               again=lambda _, texts: "\n\n".join(t.text for t in texts))
 
 
 def _answer(output: Any) -> str | None:
@@ -89,7 +81,7 @@ class HookedMemory(BaseMemory):
         return cls(inner=ChatMemoryBuffer.from_defaults(**kwargs))
 
     async def aget(self, input: str | None = None, **kwargs: Any) -> list[ChatMessage]:
-        current = _RUN.get()
+        current = Hookwire.running_now()
         if current is not None:
             hw, run = current
             texts = await hw.acall(run.before_model)
@@ -142,7 +134,7 @@ class _HookedTool(AsyncBaseTool):
         return self.tool.call(*args, **kwargs)
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
-        current = _RUN.get()
+        current = Hookwire.running_now()
         if current is None or args:
             return await self.tool.acall(*args, **kwargs)
         hw, run = current

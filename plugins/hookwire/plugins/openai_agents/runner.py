@@ -72,22 +72,15 @@ class Hookwire(HostAdapter):
     async def run(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run`` with hooks: one user turn (stop continuations included)."""
         hooked, run = self._begin(agent, input)
-
-        async def once(input: Any) -> RunResult:
-            with self.running(run):
-                return await Runner.run(hooked, input, **self._kwargs(run, kwargs))
-
-        return await self.turn(run, once, input, **_turn(run))
+        return await self.turn(run, lambda i: Runner.run(hooked, i, **self._kwargs(run, kwargs)),
+                               input, **_turn(run))
 
     def run_sync(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run_sync`` with hooks."""
         hooked, run = self._begin(agent, input)
-
-        def once(input: Any) -> RunResult:
-            with self.running(run):
-                return Runner.run_sync(hooked, input, **self._kwargs(run, kwargs))
-
-        result: RunResult = self.turn_sync(run, once, input, **_turn(run))
+        result: RunResult = self.turn_sync(
+            run, lambda i: Runner.run_sync(hooked, i, **self._kwargs(run, kwargs)), input,
+            **_turn(run))
         return result
 
     def run_streamed(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResultStreaming:
