@@ -80,7 +80,6 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
                          blocking=False, session_per_run=True, **session_fields)
         self.max_stop_blocks = max_stop_blocks
         self.neutral = neutral
-        self._run: HostRun | None = None
 
     def get_ordering(self) -> CapabilityOrdering:
         # Approval handlers answer an ``ask`` before the kernel's approval seam does.
@@ -91,17 +90,12 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         return None  # holds a live kernel: not constructible from an agent spec
 
     def _current(self) -> HostRun:
-        if self._run is None:
+        run = self.current()  # the run's state is its context's: one capability, many runs
+        if run is None:
             raise RuntimeError("hookwire capability used outside an agent run")
-        return self._run
+        return run
 
     # -- run -----------------------------------------------------------------------------------
-
-    async def for_run(self, ctx: RunContext[Any]) -> Hookwire:
-        run = object.__new__(type(self))  # per-run state, shared driver
-        run.__dict__.update(self.__dict__)
-        run._run = None
-        return run
 
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
                        ) -> Any:
@@ -109,11 +103,11 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         # prompt and agent hooks ask its model; mcp_tool hooks call its MCP toolsets
         self.driver.lend(model=PydanticAIModel(ctx.model), mcp=PydanticAIMcp(ctx.agent))
         # a run resuming deferred tools (no prompt) is not a user turn
-        run = self._run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None,
-                                            agent_type=agent)
+        run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None, agent_type=agent)
         await run.open()
         try:  # not one an inner agent's tool raised (the driver knows)
-            return await self.model_call(run, handler, failures=_MODEL_FAILURES)
+            with self.running(run):
+                return await self.model_call(run, handler, failures=_MODEL_FAILURES)
         finally:
             await run.close()
 
@@ -209,7 +203,7 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
     # -- stop ----------------------------------------------------------------------------------
 
     async def after_node_run(self, ctx: RunContext[Any], *, node: Any, result: Any) -> Any:
-        run = self._run
+        run = self.current()
         if run is None or run.session is None:
             return result
         if isinstance(node, ModelRequestNode) and isinstance(result, CallToolsNode):
