@@ -98,7 +98,7 @@ _LAZY: dict[str, str] = {
     "Session": "hookwire.session", "Answer": "hookwire.verdicts", "Context": "hookwire.verdicts",
     "Decision": "hookwire.verdicts", "Halt": "hookwire.verdicts",
     "HookReport": "hookwire.verdicts", "Source": "hookwire.verdicts",
-    "SourceKind": "hookwire.verdicts", "Verdict": "hookwire.verdicts",
+    "SourceKind": "hookwire.verdicts", "Verdict": "hookwire.verdicts", "Wake": "hookwire.wake",
 }
 
 if TYPE_CHECKING:
@@ -160,6 +160,7 @@ if TYPE_CHECKING:
         SourceKind,
         Verdict,
     )
+    from hookwire.wake import Wake
 
 
 def __getattr__(name: str) -> Any:
@@ -186,5 +187,5 @@ __all__ = [
     "SessionStart", "Source", "SourceKind", "Stop", "StopFailure", "SubagentStart",
     "SubagentStop", "Subject", "ToolBatch",
     "ToolFailure", "ToolPost", "ToolPre", "UnknownDialectError", "UnknownEventError",
-    "Verdict", "__version__", "declare", "hookimpl", "render",
+    "Verdict", "Wake", "__version__", "declare", "hookimpl", "render",
 ]

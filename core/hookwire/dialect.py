@@ -368,6 +368,11 @@ class Dialect:
         and output rules and the entry's failure policy. Never raises for a bad hook."""
         raise NotImplementedError
 
+    def wakes(self, entry: HookEntry) -> bool:
+        """Whether background hook ``entry`` may wake the agent (its answer then carries
+        ``Answer.wake``; :mod:`hookwire.wake`). Default: ``False``."""
+        return False
+
     def combine(self, native: str, event: SeamEvent, session: SessionInfo,
                 results: Sequence[tuple[HookEntry, Answer]]) -> list[Answer]:
         """Apply the harness's own rules for combining the answers of several hooks of one

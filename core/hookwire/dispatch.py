@@ -20,6 +20,7 @@ import anyio
 import attrs
 
 from hookwire import _modes, _plans, hostparts, runner
+from hookwire import wake as _wake
 from hookwire.audit import Invocation, InvocationResult, next_id
 from hookwire.dialect import Dialect, HookEntry
 from hookwire.errors import PluginError
@@ -250,6 +251,8 @@ class Dispatcher:
                 limiter = places[dialect.name] = anyio.CapacityLimiter(dialect.background_limit)
             async with limiter:
                 answer, _ = await self._run_hook(dialect, native, entry, event, session)
+        if answer.wake is not None:
+            await _wake.deliver(session, answer)
         if dialect.background_delivery == "next_turn" and (answer.contexts
                                                           or answer.system_messages):
             session.defer(Answer(contexts=answer.contexts,

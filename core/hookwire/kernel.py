@@ -187,8 +187,8 @@ class Kernel:
     def session(self, info: SessionInfo | None = None, **kwargs: Any) -> Session:
         """A new :class:`~hookwire.Session`; pass a :class:`SessionInfo` or its fields
         (``session_id``, ``cwd``, ``project_dir``, ``transcript_path``, ``permission_mode``,
-        ``model``) plus session options (``max_stop_blocks``, ``host``, ``tools``,
-        ``shell_elision``: this session's own choice, see :class:`Kernel`)."""
+        ``model``) plus session options (``max_stop_blocks``, ``host``, ``tools``, ``on_wake``
+        (:mod:`.wake`), ``shell_elision``: this session's own choice, see :class:`Kernel`)."""
         from hookwire.session import Session
 
         elision = kwargs.pop("shell_elision", None)

@@ -32,7 +32,9 @@ from hookwire import events as ev
 from hookwire import problems as _problems
 from hookwire.events import Seam, SeamEvent, SessionInfo
 from hookwire.hosts import HostProfile
-from hookwire.verdicts import Answer, Decision, Halt, Verdict
+from hookwire.verdicts import Answer, Decision, Halt, Verdict, stop_capped
+from hookwire.wake import WakeCallback
+from hookwire.wake import problems as wake_problems
 
 if TYPE_CHECKING:
     from anyio.abc import TaskGroup
@@ -74,7 +76,8 @@ class Session:
 
     def __init__(self, kernel: Kernel, info: SessionInfo | None = None, *,
                  max_stop_blocks: int | None = None, host: HostProfile | str | None = None,
-                 tools: Iterable[str] | None = None, **fields: Any) -> None:
+                 tools: Iterable[str] | None = None, on_wake: WakeCallback | None = None,
+                 **fields: Any) -> None:
         if info is None:
             cwd = str(fields.pop("cwd", None) or os.getcwd())
             info = SessionInfo(
@@ -94,6 +97,7 @@ class Session:
             host = hosts[host]
         self.host: HostProfile | None = host
         self.tool_names: tuple[str, ...] | None = tuple(tools) if tools is not None else None
+        self.on_wake = on_wake  #: called when a background hook wakes the agent (.wake)
         #: Why configured hooks cannot run in this session (config problems, events the host
         #: never emits, matchers that match none of its tools, prompts outside a turn); each is
         #: logged once as a warning on the ``hookwire`` logger. Filled when the session starts.
@@ -134,6 +138,8 @@ class Session:
             if not (p.kind is _problems.ProblemKind.NO_SEAM and p.entry is not None
                     and (p.entry.location.file, p.entry.event) in said)]
         found += [p for p in self.problems if p.kind is _problems.ProblemKind.PROMPT_OUTSIDE_TURN]
+        if self.on_wake is None:
+            found += wake_problems(kernel.hooks, {n: i.dialect for n, i in kernel.dialects.items()})
         self.problems = tuple(found)
         _problems.log_new(self.problems, kernel.logged_problems)
         return self.problems
@@ -312,7 +318,8 @@ class Session:
             return v  # nothing can match: answered without building an event
         return await self.dispatch(ev.ToolPre(
             tool_name=tool_name, tool_input=dict(tool_input),
-            tool_use_id=tool_use_id or _tool_use_id(), **self._turn_fields(fields)))
+            tool_use_id=tool_use_id or "toolu_" + uuid.uuid4().hex[:24],
+            **self._turn_fields(fields)))
 
     async def tool_post(self, tool_name: str, tool_input: Mapping[str, Any], tool_response: Any,
                         tool_use_id: str = "", **fields: Any) -> Verdict:
@@ -361,7 +368,7 @@ class Session:
         if verdict.continue_turn:
             self._stop_blocks += 1
             if self.max_stop_blocks is not None and self._stop_blocks > self.max_stop_blocks:
-                return _capped(verdict, self.max_stop_blocks)
+                return stop_capped(verdict, self.max_stop_blocks)
             self._stop_active = True
         return verdict
 
@@ -382,7 +389,7 @@ class Session:
         if verdict.continue_turn:
             self._subagent_blocks[agent_id] = blocks + 1
             if self.max_stop_blocks is not None and blocks + 1 > self.max_stop_blocks:
-                return _capped(verdict, self.max_stop_blocks)
+                return stop_capped(verdict, self.max_stop_blocks)
         return verdict
 
     async def pre_compact(self, trigger: str = "manual", custom_instructions: str | None = None,
@@ -410,11 +417,3 @@ class Session:
         """Fire ``session_end``."""
         return await self.dispatch(ev.SessionEnd(reason=reason, **self._turn_fields(fields)))
 
-
-def _capped(verdict: Verdict, cap: int) -> Verdict:
-    return attrs.evolve(verdict, decision=Decision.NONE, diagnostics=(
-        *verdict.diagnostics, f"stop hooks kept the turn going {cap} times in a row: cap reached"))
-
-
-def _tool_use_id() -> str:
-    return "toolu_" + uuid.uuid4().hex[:24]

@@ -63,12 +63,15 @@ class SourceKind(enum.StrEnum):
 @attrs.frozen(kw_only=True)
 class Source:
     """Where something came from: ``kind``, a ``name`` (the hook's command, the plugin's name),
-    the ``dialect`` for external hooks and the native ``event`` name it fired on."""
+    the ``dialect`` for external hooks and the native ``event`` name it fired on. ``run_id``:
+    the harness's own name for this run of the hook, where a dialect gives one for its model
+    text (Codex's ``hook_run_id``, ``stop:<display order>:<source path>``)."""
 
     kind: SourceKind
     name: str
     dialect: str | None = None
     event: str | None = None
+    run_id: str | None = None
 
     def label(self) -> str:
         """A short human label, e.g. ``claude:PreToolUse hook `./guard.sh` ``."""
@@ -116,7 +119,8 @@ class Answer:
     tool input (tool_pre); ``updated_output`` replaces the tool output the model sees
     (tool_post); ``contexts`` add text; ``halt`` stops everything; ``system_messages`` are
     shown to the user, never to the model. ``diagnostics`` record what went wrong running the
-    contributor (a timeout, an invalid reply) without changing the decision.
+    contributor (a timeout, an invalid reply) without changing the decision. ``wake``: a
+    background hook asks to wake the agent with this text (:mod:`hookwire.wake`).
     """
 
     decision: Decision = Decision.NONE
@@ -128,6 +132,7 @@ class Answer:
     system_messages: tuple[str, ...] = ()
     diagnostics: tuple[str, ...] = ()
     source: Source = KERNEL
+    wake: str | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -143,6 +148,12 @@ class Answer:
 
 
 NO_OPINION = Answer()
+
+
+def stop_capped(verdict: Verdict, cap: int) -> Verdict:
+    """``verdict`` of a stop seam that may not keep the turn going: the cap is reached."""
+    return attrs.evolve(verdict, decision=Decision.NONE, diagnostics=(
+        *verdict.diagnostics, f"stop hooks kept the turn going {cap} times in a row: cap reached"))
 
 
 @attrs.frozen(kw_only=True)

@@ -138,7 +138,8 @@ echo '{{"decision":"block","reason":"run the tests"}}'""")
                      "</system-reminder>"),
             ("system", f'Stop hook blocking error from command: "{stop}": run the tests')]
     else:
-        assert added == [("user", f'<hook_prompt hook_run_id="stop:0:{stop}">run the tests'
+        source = tmp_path / "hooks.json"  # Codex's source path and display order
+        assert added == [("user", f'<hook_prompt hook_run_id="stop:0:{source}">run the tests'
                                   "</hook_prompt>")]
 
 

@@ -21,7 +21,9 @@ import attrs
 
 import hookwire.reference._placing as place
 from hookwire.audit import Invocation
+from hookwire.events import Seam
 from hookwire.hookspecs import hookimpl
+from hookwire.reference._waking import Waking
 from hookwire.reference.model import (
     Message,
     ModelTurn,
@@ -73,7 +75,8 @@ class Agent:
     entry, ``session_end`` on exit). ``approver`` is the host's own approval path for ``ask``;
     without one the kernel's ``approve`` seam decides, else the call is denied. Hook text
     reaches the model as each dialect's harness words and places it (:mod:`hookwire.render`);
-    ``neutral=True`` uses hookwire's neutral labelled form instead.
+    ``neutral=True`` uses hookwire's neutral labelled form instead. A background hook may wake
+    the agent (:mod:`hookwire.wake`, :mod:`._waking`): the turns it starts end in ``woken``.
     """
 
     def __init__(self, kernel: Kernel, model: ScriptedModel, /, *,
@@ -99,6 +102,8 @@ class Agent:
         self._session: Session | None = None
         self._stack: contextlib.AsyncExitStack | None = None
         self._tool_ctx: ToolContext | None = None
+        self.waking = Waking(neutral)
+        self.woken: list[RunResult] = self.waking.results  #: turns a hook's wake started
 
     @property
     def session(self) -> Session:
@@ -112,6 +117,7 @@ class Agent:
         if "env_file" not in fields:
             tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="hookwire-session-"))
             fields["env_file"] = str(Path(tmp) / "env.sh")
+        fields.setdefault("on_wake", lambda w: self.waking.woken(w, self._woken_turn))
         session = self.kernel.session(max_stop_blocks=self.max_stop_blocks, **fields)
         if self.on_status is not None:
             relay = _StatusRelay(self.on_status, session)
@@ -147,9 +153,16 @@ class Agent:
 
     async def run_stream(self, prompt: str) -> AsyncIterator[Message | RunResult]:
         """Run one user turn, yielding each message as it is added, then the result."""
-        with self.session.turn():
+        with self.session.turn(), self.waking.busy():
             async for item in self._loop(prompt):
                 yield item
+
+    async def _woken_turn(self) -> RunResult | None:  # no user started it: no prompt_submit
+        result = None
+        with self.waking.busy():
+            async for item in self._loop(None):
+                result = item if isinstance(item, RunResult) else result
+        return result
 
     def run_sync(self, prompt: str) -> RunResult:
         """Run one user turn in a session of its own, from synchronous code."""
@@ -161,12 +174,13 @@ class Agent:
 
     # -- the loop ------------------------------------------------------------------------------
 
-    async def _loop(self, prompt: str) -> AsyncIterator[Message | RunResult]:
+    async def _loop(self, prompt: str | None) -> AsyncIterator[Message | RunResult]:
         session = self.session
         if session.halted is not None:  # a session-wide halt: no turn reaches the model again
             yield RunResult(text=None, terminal_reason="hook_stopped", halt=session.halted)
             return
-        verdict = await session.prompt_submit(prompt)
+        verdict = await session.prompt_submit(prompt) if prompt is not None else \
+            Verdict(seam=Seam.PROMPT_SUBMIT)  # woken by a hook: no user prompt
         texts = self._render(verdict, prompt=prompt)
         result = place.first_text(texts, Placement.RESULT, None)  # the user's, not the model's
         if verdict.halt is not None:
@@ -177,8 +191,8 @@ class Agent:
                             blocked_reason=verdict.reason)
             return
         texts, self._start_texts = [*self._start_texts, *texts], []
-        for msg in [*place.at(texts, Placement.BEFORE_PROMPT),
-                    Message(role="user", content=prompt),
+        said = [] if prompt is None else [Message(role="user", content=prompt)]
+        for msg in [*place.at(texts, Placement.BEFORE_PROMPT), *said,
                     *place.joined(place.at(texts, Placement.AFTER_PROMPT))]:
             yield self._add(msg)
         requests = 0
@@ -189,6 +203,8 @@ class Agent:
                 yield RunResult(text=text, terminal_reason="max_turns",
                                 model_requests=requests, tool_runs=tuple(runs))
                 return
+            for msg in self.waking.take():  # a background hook's wake, read now
+                yield self._add(msg)
             try:
                 turn = await self._request(prompt)
             except TransientModelError as exc:
@@ -244,13 +260,15 @@ class Agent:
                             tool_runs=tuple(runs))
             return
 
-    async def _request(self, prompt: str) -> ModelTurn:
+    async def _request(self, prompt: str | None) -> ModelTurn:
         """One model request. Every request passes the model-submission boundary, where
         ``prompt_submit`` is called: only the first of a user turn fires (the turn-origin token
-        is consumed there); follow-ups, retries and stop continuations are internal turns."""
+        is consumed there); follow-ups, retries, stop continuations are internal turns; a wake's
+        turn (``prompt`` ``None``) passes no boundary."""
         attempt = 0
         while True:
-            await self.session.prompt_submit(prompt)
+            if prompt is not None:
+                await self.session.prompt_submit(prompt)
             try:
                 return await self.model.respond(tuple(self.messages))
             except TransientModelError:

@@ -82,8 +82,7 @@ def test_each_problem_says_its_kind(tmp_path: Path) -> None:
     }
     path.write_text(json.dumps({"hooks": {"PreToolUse": [
         {"matcher": "(?i)bash", "extra": 1, "hooks": [
-            {"type": "command", "command": "x", "timout": 3},
-            {"type": "command", "command": "y", "shell": "powershell"}]}],
+            {"type": "command", "command": "x", "timout": 3}]}],
         "SessionStart": [{"hooks": [{"type": "http", "url": "http://h"}]}]},
         "disableAllHooks": "yes"}))
     kinds = {p.location.pointer: (p.kind, p.severity)
@@ -92,7 +91,6 @@ def test_each_problem_says_its_kind(tmp_path: Path) -> None:
         "$.hooks.PreToolUse[0].matcher": (ProblemKind.INVALID_MATCHER, "warning"),
         "$.hooks.PreToolUse[0].extra": (ProblemKind.UNSUPPORTED, "warning"),
         "$.hooks.PreToolUse[0].hooks[0].timout": (ProblemKind.UNSUPPORTED, "warning"),
-        "$.hooks.PreToolUse[0].hooks[1].shell": (ProblemKind.UNSUPPORTED, "warning"),
         "$.hooks.SessionStart[0].hooks[0]": (ProblemKind.UNSUPPORTED, "warning"),
         "$.disableAllHooks": (ProblemKind.CONFIG, "error"),
     }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 from hookwire import Decision, HookEntry, Outcome, OutcomeKind, SessionInfo
 from hookwire import events as ev
@@ -41,23 +40,6 @@ def test_d3_transcript_path_is_empty_without_a_transcript() -> None:
     assert payload(ev.Stop(), "Stop")["transcript_path"] == ""
 
 
-def test_d7_async_rewake_runs_as_plain_async(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
-        {"type": "command", "command": "x", "asyncRewake": True}]}]}}))
-    result = D.read_config(path)
-    assert result.entries[0].background
-    assert "asyncRewake" in result.problems[0].message
-
-
-def test_d8_powershell_shell_is_skipped(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
-        {"type": "command", "command": "Write-Host hi", "shell": "powershell"}]}]}}))
-    result = D.read_config(path)
-    assert result.entries == () and "powershell" in result.problems[0].message
-
-
 def test_if_paths_resolve_against_the_sessions_cwd() -> None:
     entries = [HookEntry(dialect="claude", event="PreToolUse", command="x",
                          handler=ClaudeHandler(if_="Edit(src/**)"))]
@@ -88,17 +70,3 @@ def test_d20_session_start_model_follows_the_session() -> None:
     assert "model" not in payload(start, "SessionStart")
     with_model = SessionInfo(session_id="s", cwd="/", project_dir="/", model="claude-x")
     assert payload(start, "SessionStart", with_model)["model"] == "claude-x"
-
-
-def test_d18_settings_permission_rules_are_not_applied(tmp_path: Path) -> None:
-    path = tmp_path / "settings.json"
-    path.write_text(json.dumps({"permissions": {"deny": ["Bash(echo:*)"]}, "hooks": {
-        "PreToolUse": [{"hooks": [{"type": "command", "command": "x"}]}]}}))
-    result = D.read_config(path)
-    assert len(result.entries) == 1 and result.problems == ()
-    out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
-    answer = interpret(result.entries[0], ev.ToolPre(tool_name="Bash",
-                                                     tool_input={"command": "echo hi"}),
-                       "PreToolUse", Outcome(kind=OutcomeKind.EXITED, exit_code=0,
-                                             stdout=json.dumps(out).encode()))
-    assert answer.decision is Decision.ALLOW  # the host's own approval path applies rules

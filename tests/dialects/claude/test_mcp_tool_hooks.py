@@ -119,3 +119,36 @@ async def test_d32_a_plain_text_answer_under_on_failure_block_is_no_failure(
     plain, error = verdicts
     assert plain.decision is Decision.NONE
     assert error.denied and 'blocking because onFailure is "block"' in (error.reason or "")
+
+
+@pytest.mark.anyio
+async def test_an_mcp_tool_hook_calls_an_in_process_server(
+        claude_kernel: KernelFactory, project: Path, tmp_path: Path) -> None:
+    """The server lives in the host's own process (FastMCP's in-memory transport): the hook's
+    call reaches it, and its answer denies in the hook's words."""
+    from fastmcp import Client, FastMCP
+
+    seen: list[str] = []
+    server = FastMCP("policy")
+
+    @server.tool
+    def judge(command: str) -> str:
+        """Deny what deletes."""
+        seen.append(command)
+        if "rm " not in command:
+            return "{}"
+        return json.dumps({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": f"policy refuses {command}"}})
+
+    kernel = claude_kernel({"PreToolUse": [group(
+        {"type": "mcp_tool", "server": "policy", "tool": "judge",
+         "input": {"command": "${tool_input.command}"}}, matcher="Bash")]})
+    async with Client(server) as client:
+        kernel.parts = HostParts(mcp=McpSessions({"policy": client.session}))
+        async with kernel.session(cwd=str(project)) as s:
+            denied = await s.tool_pre("Bash", {"command": "rm -rf build"})
+            allowed = await s.tool_pre("Bash", {"command": "ls"})
+    assert seen == ["rm -rf build", "ls"]
+    assert denied.denied and denied.reason == "policy refuses rm -rf build"
+    assert allowed.decision is Decision.NONE and not allowed.hooks[0].diagnostics

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from hookwire import Decision
-from hookwire.dialects.codex import _spill
+from hookwire.dialects.codex import CodexDialect, _spill
+from hookwire.render import Placement, Subject
 
 Fire = Any
 BASH = {"turn_id": "t", "tool_name": "Bash", "tool_input": {"command": "ls"}}
@@ -93,10 +94,36 @@ async def test_post_tool_use_feedback_joined_in_configured_order(fire: Fire) -> 
 
 
 @pytest.mark.anyio
-async def test_stop_continuation_fragments_and_continue_false_wins(fire: Fire) -> None:
-    verdict = await fire("Stop", {}, emit({"decision": "block", "reason": "a"}, 0.3),
-                         emit({"decision": "block", "reason": "b"}))
-    assert verdict.continue_turn and verdict.reason == "a\n\nb"
+async def test_stop_continuation_is_a_fragment_per_hook_named_by_display_order_and_path(
+        fire: Fire, tmp_path: Path) -> None:
+    """Codex 0.171.0: one user message, a ``<hook_prompt>`` per blocking hook in configured
+    order, ``hook_run_id="stop:<display order>:<source path>"``; the display order counts the
+    file's handlers event by event in Codex's order of events (PreToolUse before Stop, whatever
+    the document's order), runnable mcp_tool handlers included, skipped ones not."""
+    stop = [{"hooks": [{"type": "command",
+                        "command": emit({"decision": "block", "reason": "a"}, 0.3)},
+                       {"type": "prompt"},
+                       {"type": "command", "command": "exit 0"},
+                       {"type": "command",
+                        "command": emit({"decision": "block", "reason": "b & <c>"})}]}]
+    doc = {"hooks": {
+        "Stop": stop,
+        "PreToolUse": [{"matcher": "(", "hooks": [{"type": "command", "command": "true"}]},
+                       {"hooks": [{"type": "command", "command": "true"},
+                                  {"type": "command", "command": "true"}]}],
+        "PostToolUse": [{"hooks": [{"type": "mcp_tool", "server": "s", "tool": "t"}]}]}}
+    verdict = await fire("Stop", {}, doc=doc)
+    path = tmp_path / "hooks.json"
+    assert verdict.continue_turn and [r.text for r in verdict.reasons] == ["a", "b & <c>"]
+    [text] = CodexDialect().render(verdict, Subject())
+    assert text.placement is Placement.NEXT_USER_MESSAGE and text.role == "user"
+    assert text.text == (f'<hook_prompt hook_run_id="stop:3:{path}">a</hook_prompt>'
+                         f'<hook_prompt hook_run_id="stop:5:{path}">b &amp; &lt;c&gt;'
+                         "</hook_prompt>")
+
+
+@pytest.mark.anyio
+async def test_stop_continue_false_wins_over_a_continuation(fire: Fire) -> None:
     verdict = await fire("Stop", {}, emit({"decision": "block", "reason": "a"}),
                          emit({"continue": False, "stopReason": "enough"}, 0.2))
     assert not verdict.continue_turn

@@ -157,8 +157,25 @@ def test_layering_order_system_user_project_plugin(tmp_path: Path) -> None:
         "system", "user", "project", "project", "plugin"]
     plug = result.entries[-1]
     assert plug.handler.key == "demo@local:hooks/hooks.json:stop:0:0"
+    # Codex's display order runs on across the files of the session (hook_run_id's number)
+    assert [e.handler.display_order for e in result.entries] == [0, 1, 2, 3, 4]
     assert plug.handler.raw_command == "${PLUGIN_ROOT}/run.sh"
     assert plug.handler.env["CLAUDE_PLUGIN_ROOT"] == str(plugin)
+
+
+def test_display_order_counts_json_then_toml_and_untrusted_or_disabled_hooks(
+        tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    write(home / "hooks.json", {"hooks": {"Stop": [{"hooks": [cmd("a")]}],
+                                          "SessionStart": [{"hooks": [cmd("b")]}]}})
+    key = f"{home / 'hooks.json'}:session_start:0:0"
+    write(home / "config.toml", f'[hooks.state.{json.dumps(key)}]\nenabled = false\n\n'
+                                '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\n'
+                                'type = "command"\ncommand = "c"\n')
+    result = config.discover(tmp_path, codex_home=home, system_dir=None)
+    assert [(e.command, e.handler.display_order) for e in result.entries] == [
+        ("a", 1), ("b", 0), ("c", 2)]  # SessionStart comes before Stop in Codex's order
+    assert not result.entries[1].handler.enabled
 
 
 def test_untrusted_project_layer_is_not_loaded(tmp_path: Path) -> None:

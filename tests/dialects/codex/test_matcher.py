@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -34,6 +35,48 @@ def test_python_only_constructs_are_invalid_as_in_rust(pattern: str) -> None:
     re.compile(pattern)  # Python accepts it...
     with pytest.raises(m.MatcherError):  # ...Codex's regex crate does not
         m.validate(pattern)
+
+
+@pytest.mark.parametrize(("pattern", "name", "expected"), [
+    (r"^\p{Greek}+$", "Ωμέγα", True), (r"^\p{Greek}+$", "Bash", False),
+    (r"mcp__\pL+__\p{Lu}", "mcp__mem__Create", True), (r"\P{L}", "Bash", False),
+    (r"^[\p{Script=Han}\d]+$", "工具2", True), (r"\p{Lu}\p{Ll}+", "bash", False),
+    (r"\\p", "\\p", True),  # an escaped backslash, then a plain p: Python's re
+])
+def test_unicode_property_classes_match_as_in_rust(pattern: str, name: str,
+                                                   expected: bool) -> None:
+    m.validate(pattern)
+    assert m.matches(pattern, [name]) is expected
+
+
+def test_unicode_property_classes_keep_rusts_rules() -> None:
+    for invalid in (r"\p{NoSuchProperty}", r"\p{Greek}++", r"(?=\p{L})x", r"(\pL)\1"):
+        with pytest.raises(m.MatcherError):
+            m.validate(invalid)
+    assert not m.matches(r"\p{NoSuchProperty}", ["Bash"])
+
+
+@pytest.mark.anyio
+async def test_a_property_class_matcher_runs_its_hook(tmp_path: Any, codex_home: Any) -> None:
+    r"""Through the kernel: a hook behind ``\p{Lu}`` runs for ``Bash`` and not for ``bash``."""
+    import json
+    from pathlib import Path
+
+    from hookwire import Kernel
+    from hookwire.dialects.codex import CodexDialect
+
+    log = Path(tmp_path) / "ran"
+    path = Path(tmp_path) / "hooks.json"
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": r"^\p{Lu}\p{Ll}+$",
+        "hooks": [{"type": "command", "command": f"cat >/dev/null; echo ran >> {log}"}]}]}}))
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(CodexDialect(codex_home=codex_home))
+    kernel.add_config("codex", path)
+    async with kernel.session(cwd=str(tmp_path)) as s:
+        await s.tool_pre("bash", {"command": "ls"})
+        assert not log.exists()
+        await s.tool_pre("Bash", {"command": "ls"})
+    assert log.read_text() == "ran\n"
 
 
 def test_rust_named_groups_and_end_of_text() -> None:

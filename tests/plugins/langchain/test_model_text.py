@@ -185,7 +185,9 @@ def test_stop_block(dialect: str, neutral: bool, request: Any, project: Path, ve
                             f'Stop hook blocking error from command: "{cmd}": {reason}']
     else:
         assert added == [("user", expected[0])]
-        assert expected == [f'<hook_prompt hook_run_id="stop:0:{cmd}">{reason}</hook_prompt>']
+        source = project / ".codex" / "hooks.json"  # Codex names the file, not the command
+        assert expected == [f'<hook_prompt hook_run_id="stop:0:{source}">{reason}'
+                            "</hook_prompt>"]
     hook_message = [m for m in model.requests[1] if isinstance(m, HumanMessage)][-1]
     assert neutral or hook_message.additional_kwargs["hookwire_source"].startswith(
         f"{dialect}:Stop hook")

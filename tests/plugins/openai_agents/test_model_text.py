@@ -161,4 +161,6 @@ async def test_stop_block(dialect: str, neutral: bool, request: Any, project: Pa
                             f'Stop hook blocking error from command: "{cmd}": {reason}']
     else:
         assert added == [("user", expected[0])]
-        assert expected == [f'<hook_prompt hook_run_id="stop:0:{cmd}">{reason}</hook_prompt>']
+        source = project / ".codex" / "hooks.json"  # Codex names the file, not the command
+        assert expected == [f'<hook_prompt hook_run_id="stop:0:{source}">{reason}'
+                            "</hook_prompt>"]

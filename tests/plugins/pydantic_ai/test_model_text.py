@@ -190,5 +190,7 @@ async def test_stop_block(
                             f'Stop hook blocking error from command: "{cmd}": {reason}']
     else:
         assert added == [("user", expected[0])]
-        assert expected == [f'<hook_prompt hook_run_id="stop:0:{cmd}">{reason}</hook_prompt>']
+        source = project / ".codex" / "hooks.json"  # Codex names the file, not the command
+        assert expected == [f'<hook_prompt hook_run_id="stop:0:{source}">{reason}'
+                            "</hook_prompt>"]
     assert all(t in sent(script, 1) for _, t in added)

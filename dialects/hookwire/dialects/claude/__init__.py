@@ -74,6 +74,7 @@ class ClaudeDialect(Dialect):
     def __init__(self, *, managed_dir: str | Path | None = None) -> None:
         self.managed_dir = None if managed_dir is None else Path(managed_dir)
         self._levels = _levels.Levels()
+        self._permissions: dict[str, tuple[Any, ...]] = {}  # file → its permission rules
         self._compiled: dict[int, tuple[Sequence[HookEntry], list[Any]]] = {}
 
     # -- config --------------------------------------------------------------------------------
@@ -113,6 +114,7 @@ class ClaudeDialect(Dialect):
         if result.settings.get("disableAllHooks") is not None:
             keys["disableAllHooks"] = result.settings["disableAllHooks"]
         self._levels.record(str(path), result.settings["scope"], keys)
+        self._permissions[str(path)] = result.settings.get("permissions") or ()
         return result
 
     def read_settings(self, sources: Sequence[tuple[Path, Provenance]], *,
@@ -362,7 +364,30 @@ class ClaudeDialect(Dialect):
 
     def interpret(self, entry: HookEntry, event: SeamEvent, native: str,
                   outcome: Outcome) -> Answer:
+        handler = handler_of(entry)
+        if handler.asyncRewake and entry.background:
+            from hookwire.dialects.claude import _rewake
+
+            return _rewake.interpret(handler, native, outcome)
         return _outcome.interpret(entry, event, native, outcome)
+
+    def wakes(self, entry: HookEntry) -> bool:
+        """An ``asyncRewake`` hook wakes the agent on exit 2 (:mod:`._rewake`)."""
+        return handler_of(entry).asyncRewake
+
+    def combine(self, native: str, event: SeamEvent, session: SessionInfo,
+                results: Sequence[tuple[HookEntry, Answer]]) -> list[Answer]:
+        """A PreToolUse ``allow`` (or ``ask``) yields to the settings' deny and ask rules
+        (:mod:`._permissions`)."""
+        answers = [answer for _, answer in results]
+        rules = [r for file in self._permissions.values() for r in file]
+        if native != "PreToolUse" or not rules:
+            return answers
+        from hookwire.dialects.claude._permissions import apply
+
+        tool, args = getattr(event, "tool_name", ""), getattr(event, "tool_input", {})
+        return [apply(a, rules, tool, args, cwd=session.cwd, project_dir=session.project_dir)
+                for a in answers]
 
     def render(self, verdict: Any, subject: Any) -> list[Any]:
         """What Claude Code gives the model for ``verdict`` (see :mod:`.render`)."""

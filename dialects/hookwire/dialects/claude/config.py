@@ -36,7 +36,7 @@ from hookwire.dialect import (
     Provenance,
 )
 from hookwire.dialects.claude import _inconfig as _in
-from hookwire.dialects.claude import _levels, _managed
+from hookwire.dialects.claude import _levels, _managed, _permissions, _powershell
 from hookwire.dialects.claude import matcher as _matcher
 from hookwire.dialects.claude._jsonpos import Path as JPath
 from hookwire.dialects.claude._jsonpos import line_for, pointer
@@ -68,6 +68,8 @@ class CommandHandler:
     timeout: float | None = None
     async_: bool = False
     asyncRewake: bool = False
+    rewakeMessage: str | None = None
+    rewakeSummary: str | None = None
     onFailure: Literal["continue", "block"] = "continue"
     if_: str | None = None
     statusMessage: str | None = None
@@ -75,7 +77,7 @@ class CommandHandler:
 
 
 _FIELDS = {"type", "command", "args", "shell", "timeout", "async", "asyncRewake", "onFailure",
-           "if", "statusMessage", "once"}
+           "if", "statusMessage", "once", "rewakeMessage", "rewakeSummary"}
 
 
 @attrs.frozen(kw_only=True)
@@ -301,14 +303,6 @@ class _Reader:
                 return
             self.entries.append(self.http_entry(event, matcher, handler, path))
             return
-        if handler.shell == "powershell" and handler.args is None:
-            self.problem("`shell: powershell` is not supported: handler skipped",
-                         (*path, "shell"), event, kind=ProblemKind.UNSUPPORTED)
-            return
-        if handler.asyncRewake:
-            self.problem("`asyncRewake` is not supported: the hook runs as a plain async hook "
-                         "and its exit 2 does not wake the agent", (*path, "asyncRewake"), event,
-                         kind=ProblemKind.UNSUPPORTED)
         if handler.args is not None and re.search(r"\s", handler.command):
             self.problem("exec form (`args`) with whitespace in `command`: the spawn will fail",
                          (*path, "command"), event)
@@ -325,7 +319,9 @@ class _Reader:
         if isinstance(h, HttpHandler):
             return ClaudeHandler(type="http", headers=dict(h.headers or {}),
                                  allowedEnvVars=tuple(h.allowedEnvVars or ()), **common)
-        return ClaudeHandler(asyncRewake=h.asyncRewake, **common)
+        shell = "powershell" if h.shell == "powershell" and h.args is None else "bash"
+        return ClaudeHandler(asyncRewake=h.asyncRewake, rewakeMessage=h.rewakeMessage,
+                             rewakeSummary=h.rewakeSummary, shell=shell, **common)
 
     def http_entry(self, event: str, matcher: str | None, h: HttpHandler,
                    path: JPath) -> HookEntry:
@@ -346,6 +342,8 @@ class _Reader:
 
         if h.args is not None:
             command = (sub(h.command), *(sub(a) for a in h.args))
+        elif h.shell == "powershell":  # PowerShell reads the placeholders from its env
+            command = _powershell.rewrite(h.command)
         else:
             command = sub(h.command)
         handler = self.handler(h)
@@ -371,7 +369,8 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
     ``plugin_root``: the file belongs to the plugin installed there (needed for hook files a
     manifest names outside ``hooks/hooks.json``). ``settings`` of the result: ``scope``,
     ``disableAllHooks`` (``None`` when unset), ``enabledPlugins`` (``{}`` when unset) and
-    ``policy``: the other hook policy keys it sets (:func:`._levels.read_keys`).
+    ``policy``: the other hook policy keys it sets (:func:`._levels.read_keys`);
+    ``permissions``: the rules of :mod:`._permissions`.
     """
     file = str(path)
     doc = read_json(read_text(path), file=file)  # WireError: a located ConfigError
@@ -424,9 +423,13 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
     elif plugins is not None:
         reader.problem("`enabledPlugins` must be an object of plugin ids; ignored",
                        ("enabledPlugins",), severity="error")
+    permissions = () if scope == "plugin" else _permissions.read(
+        data.get("permissions"), file,
+        lambda msg, at: reader.problem(msg, ("permissions", *at), severity="error"))
     return ConfigResult(entries=tuple(reader.entries), problems=tuple(reader.problems),
                         settings={"scope": scope, "disableAllHooks": disable,
-                                  "enabledPlugins": enabled, "policy": policy})
+                                  "enabledPlugins": enabled, "policy": policy,
+                                  "permissions": permissions})
 
 
 def discover(project_dir: str | Path, *, home: str | Path | None = None,

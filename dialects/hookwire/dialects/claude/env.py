@@ -95,7 +95,11 @@ def _plan(entry: HookEntry, native: str, session: SessionInfo, level: str | None
         "env": Environment(_environment(entry, native, session, level, session.cwd)),
         "cwd": session.cwd, "cwd_fallbacks": fallbacks, "timeout": timeout,
     }
-    if isinstance(entry.command, str):
+    if isinstance(entry.command, str) and handler_of(entry).shell == "powershell":
+        from hookwire.dialects.claude._powershell import argv
+
+        fields["argv"] = argv(entry.command)
+    elif isinstance(entry.command, str):
         fields["shell"] = substitute(entry.command, values)
     else:
         fields["argv"] = tuple(substitute(a, values) for a in entry.command)

@@ -30,7 +30,10 @@ class ClaudeHandler:
     the host's MCP ``server``, called with ``input``).
     ``scope``: the settings level it was read from (``disableAllHooks`` precedence; plugin
     timeouts do not raise the SessionEnd budget). ``plugin``: ``CLAUDE_PLUGIN_ROOT``,
-    ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PLUGIN_NAME`` of the plugin it belongs to."""
+    ``CLAUDE_PLUGIN_DATA`` and ``CLAUDE_PLUGIN_NAME`` of the plugin it belongs to.
+    ``shell``: ``powershell`` runs the command text with ``pwsh`` (:mod:`._powershell`).
+    ``asyncRewake`` (with ``rewakeMessage``, ``rewakeSummary``): a background hook whose exit
+    2 wakes the agent (:mod:`._rewake`)."""
 
     type: Literal["command", "http", "prompt", "agent", "mcp_tool"] = "command"
     scope: Scope = "cli"
@@ -38,6 +41,9 @@ class ClaudeHandler:
     if_: str | None = None
     statusMessage: str | None = None
     asyncRewake: bool = False
+    rewakeMessage: str | None = None
+    rewakeSummary: str | None = None
+    shell: Literal["bash", "powershell"] = "bash"
     plugin: dict[str, str] = attrs.field(factory=dict)
     headers: dict[str, str] = attrs.field(factory=dict)
     allowedEnvVars: tuple[str, ...] = ()
@@ -96,6 +102,8 @@ def _fields(h: ClaudeHandler) -> dict[str, Any]:
         out["statusMessage"] = h.statusMessage
     if h.asyncRewake:
         out["asyncRewake"] = True
+        out.update({k: v for k, v in (("rewakeMessage", h.rewakeMessage),
+                                      ("rewakeSummary", h.rewakeSummary)) if v is not None})
     if h.plugin:
         out["plugin"] = dict(h.plugin)
     return out
@@ -106,6 +114,10 @@ def export(entry: HookEntry) -> Export:
     hook does, ``scope: plugin`` (its timeouts keep out of the SessionEnd budget) and an
     ``onFailure`` other than the default; the other settings levels mean nothing there."""
     h = handler_of(entry)
+    if h.shell == "powershell":
+        return Export(rejected="`shell: powershell`: PowerShell text is not a word list "
+                      "hookwire's own file can hold; list the settings file as a source to "
+                      "read live instead")
     if h.in_process:
         return Export(rejected=f"unsupported handler type {h.type!r} in hookwire's own file "
                       "(its entries run commands): list the settings file as a source to read "

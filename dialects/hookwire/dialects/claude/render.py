@@ -2,6 +2,8 @@
 placement; ``docs/dialects/claude.md``, "What the model reads").
 
 * PreToolUse deny / exit 2: the tool result, an error: ``PreToolUse:Bash hook error: <reason>``;
+  a settings deny rule that refused a hook's ``allow``: ``Permission to use Bash with command
+  <command> has been denied.``;
 * tool-event ``additionalContext``: a system message right after the tool result, one for
   all the hooks of the call (the texts joined with ``\\n``);
 * PostToolUse / PostToolUseFailure block: the tool result unchanged, then a system message
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from hookwire.dialects.claude._permissions import is_rule
 from hookwire.events import Seam
 from hookwire.render import ModelText, Placement, Subject
 from hookwire.verdicts import Context, Decision, Reason, Source, Verdict
@@ -80,8 +83,15 @@ def render(verdict: Verdict, subject: Subject) -> list[ModelText]:
 
     blocking = [r for r in verdict.reasons if r.decision is verdict.decision]
     if seam is Seam.TOOL_PRE:
-        if verdict.decision in (Decision.DENY, Decision.BLOCK):
-            add(f"PreToolUse:{subject.tool_name} hook error: {verdict.reason or ''}",
+        hooks = [r for r in blocking if not is_rule(r.source)]
+        if verdict.decision in (Decision.DENY, Decision.BLOCK) and blocking and not hooks:
+            # only a settings deny rule refused it (a hook's allow met the rule)
+            add(blocking[0].text, Placement.TOOL_RESULT, "tool", source=blocking[0].source,
+                is_error=True)
+        elif verdict.decision in (Decision.DENY, Decision.BLOCK):
+            reason = verdict.reason if len(hooks) == len(blocking) else \
+                "\n".join(r.text for r in hooks)
+            add(f"PreToolUse:{subject.tool_name} hook error: {reason or ''}",
                 Placement.TOOL_RESULT, "tool", is_error=True)
         for c in _joined(verdict.contexts):
             add(c.text, Placement.AFTER_TOOL_RESULT, source=c.source)

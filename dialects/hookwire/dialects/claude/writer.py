@@ -47,12 +47,17 @@ def handler(entry: HookEntry) -> dict[str, Any]:
             out["allowedEnvVars"] = list(fields["allowedEnvVars"])
     elif isinstance(entry.command, str):
         out = {"type": "command", "command": entry.command}
+        if fields.get("shell") == "powershell":
+            out["shell"] = "powershell"
     else:  # exec form
         out = {"type": "command", "command": entry.command[0], "args": list(entry.command[1:])}
     if entry.timeout is not None:
         out["timeout"] = _number(entry.timeout)
     if fields.get("asyncRewake"):
         out["asyncRewake"] = True  # read back as a background hook
+        for key in ("rewakeMessage", "rewakeSummary"):
+            if fields.get(key) is not None:
+                out[key] = fields[key]
     elif entry.background:
         out["async"] = True
     if fields.get("onFailure", "continue") != "continue":

@@ -12,7 +12,11 @@ Parse rules of Codex 0.171.0 (serde):
 * ``timeout``: default 600 s, at least 1; ``SessionEnd``/``Interrupt``: default 1 s, clamped
   to [1, 3] with a warning; ``async`` on ``SessionEnd`` runs synchronously, with a warning;
 * a group whose matcher is not a valid regex is skipped with a warning (events that take no
-  matcher drop it unchecked).
+  matcher drop it unchecked);
+* each command (and runnable ``mcp_tool``) handler takes the next **display order**, counted
+  across every file of a discovery (events in Codex's own order within a file, whatever the
+  document's), untrusted and disabled handlers included; a skipped handler or group takes none.
+  Codex names a Stop continuation ``stop:<display order>:<source path>``.
 
 Discovery appends, lowest precedence first: system ``/etc/codex`` (managed), user
 ``$CODEX_HOME``, project ``.codex/`` folders from the repository root down to the cwd (only
@@ -22,9 +26,10 @@ comes before the ``[hooks]`` of ``config.toml``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +52,7 @@ from hookwire.errors import ConfigError, WireError
 from hookwire.wire import parse_json, read_json, read_text, read_toml
 
 DIALECT = "codex"
+_EVENT_RANK = {name: i for i, name in enumerate(ev.EVENTS)}
 #: serde_json's recursion limit: a deeper document fails to parse in Codex too.
 MAX_DEPTH = 128
 
@@ -75,8 +81,10 @@ def abspath(path: Path) -> Path:
 # -- one file ------------------------------------------------------------------------------------
 
 
-def read_hooks_json(source: Source, states: Mapping[str, trust.HookState]) -> ConfigResult:
-    """Read one ``hooks.json`` (raises :class:`ConfigError` only when it cannot be read)."""
+def read_hooks_json(source: Source, states: Mapping[str, trust.HookState],
+                    order: Iterator[int] | None = None) -> ConfigResult:
+    """Read one ``hooks.json`` (raises :class:`ConfigError` only when it cannot be read).
+    ``order`` hands out display orders (a discovery shares one across its files)."""
     text = _read_text(source.path)
     try:
         doc = read_json(text, file=str(source.path), max_depth=MAX_DEPTH)
@@ -88,13 +96,14 @@ def read_hooks_json(source: Source, states: Mapping[str, trust.HookState]) -> Co
         parsed = _wire.structure(doc.value, _wire.HooksFile, "$", lines)
     except _wire.WireFailure as exc:
         return _failed(source, str(exc), _line(lines, exc.pointer))
-    reader = _Reader(source, states, lines)
+    reader = _Reader(source, states, lines, order)
     reader.read_events(parsed.hooks, "$.hooks")
     return reader.result()
 
 
 def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
-                     data: Mapping[str, Any] | None = None) -> ConfigResult:
+                     data: Mapping[str, Any] | None = None,
+                     order: Iterator[int] | None = None) -> ConfigResult:
     """Read the ``[hooks]`` table of one ``config.toml`` (a broken TOML file raises)."""
     if data is None:
         data = _toml(source.path)  # a broken file: a located ConfigError
@@ -109,7 +118,7 @@ def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
             location=Location(file=str(source.path), pointer=exc.pointer), severity="error",
             kind=ProblemKind.CONFIG)
         return ConfigResult(problems=(problem,))
-    reader = _Reader(source, states, {})
+    reader = _Reader(source, states, {}, order)
     reader.read_events(events, "$.hooks")
     return reader.result()
 
@@ -149,10 +158,11 @@ class _Reader:
     Codex's semantic rules (skipped handler types, matchers, timeouts)."""
 
     def __init__(self, source: Source, states: Mapping[str, trust.HookState],
-                 lines: Mapping[str, int]) -> None:
+                 lines: Mapping[str, int], order: Iterator[int] | None = None) -> None:
         self.source = source
         self.states = states
         self.lines = lines
+        self.order = itertools.count() if order is None else order
         self.entries: list[HookEntry] = []
         self.problems: list[ConfigProblem] = []
 
@@ -169,9 +179,14 @@ class _Reader:
         return ConfigResult(entries=tuple(self.entries), problems=tuple(self.problems))
 
     def read_events(self, events: _wire.Events, base: str) -> None:
-        for event, groups in events.items():
-            for gi, group in enumerate(groups):
+        # Codex numbers the handlers event by event in its own order of events; the entries
+        # and problems are then put back in the document's order.
+        for event in sorted(events, key=_EVENT_RANK.__getitem__):
+            for gi, group in enumerate(events[event]):
                 self.read_group(event, gi, group, f"{base}.{event}[{gi}]")
+        place = {name: i for i, name in enumerate(events)}
+        self.entries.sort(key=lambda e: place[e.event])
+        self.problems.sort(key=lambda p: place.get(p.event or "", len(place)))
 
     def read_group(self, event: str, gi: int, group: _wire.MatcherGroup, pointer: str) -> None:
         matcher = None if event in ev.MATCHERLESS else group.matcher
@@ -188,6 +203,9 @@ class _Reader:
             handler: _wire.Handler, pointer: str) -> None:
         path = self.source.path
         if not isinstance(handler, _wire.CommandHook):
+            if isinstance(handler, _wire.McpToolHook) and event != "SessionEnd" and \
+                    handler.server.strip() and handler.tool.strip():
+                next(self.order)  # Codex runs it: it has its place in the display order
             kind = handler.type
             why = ("hookwire cannot call MCP tools (named divergence D7)" if kind == "mcp_tool"
                    else f"{kind} hooks are not supported yet")
@@ -236,7 +254,7 @@ class _Reader:
             raw_command=command, timeout_set=handler.timeout is not None,
             status_message=handler.status_message, context_limit=limit,
             env=dict(self.source.env), plugin_id=self.source.plugin_id, group_index=gi,
-            handler_index=hi)
+            handler_index=hi, display_order=next(self.order))
         self.entries.append(HookEntry(
             dialect=DIALECT, event=event, command=run_command, matcher=matcher,
             timeout=float(timeout), background=background, provenance=self.source.provenance,
@@ -261,16 +279,17 @@ def read_file(path: Path, *, provenance: Provenance = Provenance.USER,
 
 
 def _layer(folder: Path, source: Source, states: Mapping[str, trust.HookState],
-           seen: set[Path]) -> ConfigResult:
+           seen: set[Path], order: Iterator[int]) -> ConfigResult:
     """One config layer: ``hooks.json`` then ``[hooks]`` of ``config.toml``."""
     json_path, toml_path = abspath(folder / "hooks.json"), abspath(folder / "config.toml")
     results: list[ConfigResult] = []
     if json_path.is_file() and json_path not in seen:
         seen.add(json_path)
-        results.append(read_hooks_json(attrs.evolve(source, path=json_path), states))
+        results.append(read_hooks_json(attrs.evolve(source, path=json_path), states, order))
     if toml_path.is_file() and toml_path not in seen:
         seen.add(toml_path)
-        results.append(read_config_toml(attrs.evolve(source, path=toml_path), states))
+        results.append(read_config_toml(attrs.evolve(source, path=toml_path), states,
+                                        order=order))
     problems = [p for r in results for p in r.problems]
     if len(results) == 2 and results[0].entries and results[1].entries:
         problems.append(ConfigProblem(
@@ -321,13 +340,14 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
                               file=str(user_toml), line=exc.line) from None
     states = trust.states_from(user_config)
     seen: set[Path] = set()
+    order = itertools.count()  # display orders, across every file of the session
     results: list[ConfigResult] = []
     if system_dir is not None:
         results.append(_layer(system_dir, Source(
             path=system_dir, provenance=Provenance.MANAGED, managed=True, label="system"),
-            states, seen))
+            states, seen, order))
     results.append(_layer(home, Source(path=home, provenance=Provenance.LIVE, label="user"),
-                          states, seen))
+                          states, seen, order))
     dirs = project_dirs(Path(cwd))
     open_policy = (user_config.get("approval_policy") == "never"
                    and user_config.get("sandbox_mode") == "danger-full-access")
@@ -343,16 +363,17 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
                 kind=ProblemKind.UNTRUSTED),)))
             continue
         results.append(_layer(folder, Source(path=folder, provenance=Provenance.LIVE,
-                                             label="project"), states, seen))
+                                             label="project"), states, seen, order))
     for plugin_id, root in plugins:
         data_dir = (plugin_data or home / "plugins" / "data") / plugin_id
-        results.append(read_plugin(plugin_id, Path(root), data_dir, states))
+        results.append(read_plugin(plugin_id, Path(root), data_dir, states, order))
     return ConfigResult(entries=tuple(e for r in results for e in r.entries),
                         problems=tuple(p for r in results for p in r.problems))
 
 
 def read_plugin(plugin_id: str, root: Path, data_dir: Path,
-                states: Mapping[str, trust.HookState]) -> ConfigResult:
+                states: Mapping[str, trust.HookState],
+                order: Iterator[int] | None = None) -> ConfigResult:
     """The hooks of one plugin: its manifest's ``hooks`` (paths or inline objects), else
     ``hooks/hooks.json``; placeholders ``${PLUGIN_ROOT}``/``${PLUGIN_DATA}`` (and the
     ``CLAUDE_`` spellings) are replaced in the commands and exported to the hook."""
@@ -375,6 +396,7 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
     items = declared if isinstance(declared, list) else [declared] if declared else \
         ["hooks/hooks.json"]
     results: list[ConfigResult] = []
+    order = itertools.count() if order is None else order
     for i, item in enumerate(items):
         base = Source(path=root, provenance=Provenance.PLUGIN, label="plugin", env=env,
                       plugin_id=plugin_id)
@@ -383,7 +405,7 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
             if not path.is_file():
                 continue
             source = attrs.evolve(base, path=path, key_source=f"{plugin_id}:{item}")
-            results.append(read_hooks_json(source, states))
+            results.append(read_hooks_json(source, states, order))
         elif isinstance(item, dict):
             source = attrs.evolve(base, path=manifest_path,
                                   key_source=f"{plugin_id}:plugin.json#hooks[{i}]")
@@ -393,7 +415,7 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
             except _wire.WireFailure as exc:
                 results.append(_failed(source, str(exc)))
                 continue
-            reader = _Reader(source, states, {})
+            reader = _Reader(source, states, {}, order)
             reader.read_events(events, f"$.hooks[{i}].hooks")
             results.append(reader.result())
     return ConfigResult(entries=tuple(e for r in results for e in r.entries),

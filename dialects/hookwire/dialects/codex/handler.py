@@ -30,7 +30,8 @@ class CodexHandler:
     as written, before plugin placeholders were replaced; ``timeout_set``: the file gave a
     timeout. ``context_limit``: ``additionalContextLimit`` (``None``: Codex's default).
     ``env``: the plugin variables the hook gets. ``group_index``/``handler_index``: its
-    position in the file."""
+    position in the file; ``display_order``: Codex's number for it across the session's files
+    (``None``: not read from a Codex file)."""
 
     layer: str | None = None
     managed: bool = False
@@ -46,6 +47,7 @@ class CodexHandler:
     plugin_id: str | None = None
     group_index: int | None = None
     handler_index: int | None = None
+    display_order: int | None = None
 
     @property
     def effective_context_limit(self) -> int:

@@ -375,19 +375,30 @@ def combine(native: str, results: Sequence[tuple[HookEntry, Answer]], *, session
         denies = [a for a in out if a.decision is Decision.DENY]
         out = [_keep_reason(a, a is _first(denies)) if a.decision is Decision.DENY else a
                for a in out]
-    elif native in ("PostToolUse", "Stop", "SubagentStop") and blocked:
-        if native != "PostToolUse" and any(a.halt is not None for a in out):
+    elif native in ("Stop", "SubagentStop") and blocked:
+        if any(a.halt is not None for a in out):
             # continue:false wins over any continuation
             return [attrs.evolve(a, decision=Decision.NONE, reason=None)
                     if a.decision is Decision.BLOCK else a for a in out]
+        # each blocking hook is one <hook_prompt> fragment, named by its hook_run_id
+        out = [attrs.evolve(a, source=attrs.evolve(a.source, run_id=run_id(native, e)))
+               if a.decision is Decision.BLOCK else a
+               for (e, _), a in zip(ordered, out, strict=True)]
+    elif native == "PostToolUse" and blocked:
         joined = "\n\n".join(a.reason or "" for a in blocked if a.reason)
         first = blocked[0]
-        out = [attrs.evolve(a, reason=joined, updated_output=joined
-                            if native == "PostToolUse" else a.updated_output)
-               if a is first else
+        out = [attrs.evolve(a, reason=joined, updated_output=joined) if a is first else
                (attrs.evolve(a, reason=None, updated_output=None) if a in blocked else a)
                for a in out]
     return out
+
+
+def run_id(native: str, entry: HookEntry) -> str:
+    """Codex's ``hook_run_id`` of a Stop/SubagentStop hook: ``<event>:<display order>:<source
+    path>``. A hook not read from a Codex file counts by its configuration order and names the
+    file it came from."""
+    order = handler_of(entry).display_order
+    return f"{ev.LABELS[native]}:{entry.order if order is None else order}:{entry.location.file}"
 
 
 def _first(answers: Sequence[Answer]) -> Answer | None:

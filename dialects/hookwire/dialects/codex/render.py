@@ -9,7 +9,8 @@
 * SessionStart context: developer messages before the first user message; UserPromptSubmit
   context: developer messages after the prompt (kept even when the prompt is blocked);
 * UserPromptSubmit block: the prompt is not sent; the reason is shown to the user only;
-* Stop block: a user message ``<hook_prompt hook_run_id="…">REASON</hook_prompt>``.
+* Stop block: one user message, one ``<hook_prompt hook_run_id="stop:<display order>:<source
+  path>">REASON</hook_prompt>`` per blocking hook in configured order (text and id XML-escaped).
 """
 
 from __future__ import annotations
@@ -44,10 +45,21 @@ def render(verdict: Verdict, subject: Subject) -> list[ModelText]:
     elif seam in (Seam.STOP, Seam.SUBAGENT_STOP) and verdict.continue_turn:
         label = "stop" if seam is Seam.STOP else "subagent_stop"
         text = "".join(
-            f'<hook_prompt hook_run_id="{label}:{i}:{r.source.name}">{r.text}</hook_prompt>'
+            f'<hook_prompt hook_run_id="{_attr(r.source.run_id or f"{label}:{i}:")}">'
+            f"{_text(r.text)}</hook_prompt>"
             for i, r in enumerate(verdict.reasons) if r.decision is Decision.BLOCK)
         out.append(ModelText(text=text, placement=Placement.NEXT_USER_MESSAGE, role="user",
                              source=first))
     out += [ModelText(text=c.text, placement=ctx_place, role="developer", source=c.source)
             for c in verdict.contexts]
     return out
+
+
+def _text(value: str) -> str:
+    """XML text, escaped as Codex escapes a fragment's text (``&``, ``<``, ``>``)."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _attr(value: str) -> str:
+    """An XML attribute value, escaped as Codex escapes ``hook_run_id`` (quotes too)."""
+    return _text(value).replace('"', "&quot;").replace("'", "&apos;")
