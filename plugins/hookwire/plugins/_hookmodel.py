@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from hookwire.hostparts import HookTool, ModelAsk, ModelReply
-from hookwire.wire import parse_json
+from hookwire.wire import json_object
 
 #: The answer tool of a ``prompt`` hook (an ``agent`` hook names its own).
 ANSWER = "answer"
@@ -81,12 +81,3 @@ async def run_tool(tool: HookTool | None, name: str, args: Mapping[str, Any]) ->
     if tool is None:
         return f"Error: there is no tool {name!r}"
     return await tool.call(dict(args))
-
-
-def json_object(text: str | None) -> dict[str, Any] | None:
-    """``text`` as a JSON object, else ``None``."""
-    try:
-        value = parse_json(text or "")
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
