@@ -24,7 +24,8 @@ from crewai.utilities.string_utils import sanitize_tool_name
 
 from hookwire.errors import HostPartMissing
 from hookwire.hostparts import ModelAsk, ModelReply
-from hookwire.plugins._hookmodel import ToolCall, Turn, converse, json_object, offered
+from hookwire.plugins._hookmodel import ToolCall, Turn, converse, offered
+from hookwire.wire import json_object
 
 
 class CrewAiModel:

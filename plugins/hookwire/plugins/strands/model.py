@@ -23,8 +23,9 @@ from strands.tools.tools import PythonAgentTool
 from strands.types.tools import ToolResult, ToolUse
 
 from hookwire.hostparts import ModelAsk, ModelReply
-from hookwire.plugins._hookmodel import answer_tool, json_object, offered, run_tool
+from hookwire.plugins._hookmodel import answer_tool, offered, run_tool
 from hookwire.plugins._mcp import on_loop
+from hookwire.wire import json_object
 
 
 class StrandsModel:
