@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +25,6 @@ from hookwire.plugins.crewai import HookwireHooks
 #: CrewAI warns about its own internals (``function_calling_llm``) on every kickoff.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 PROMPT = "Block any command that deletes files. The call: $ARGUMENTS"
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # CrewAI keeps state under $HOME
-    monkeypatch.setenv("CREWAI_DISABLE_TELEMETRY", "true")  # offline: no telemetry lookups
-    monkeypatch.setenv("CREWAI_TRACING_ENABLED", "false")
-    yield
 
 
 class Both(BaseLLM):
