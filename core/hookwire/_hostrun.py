@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from hookwire._hostask import Approvals
 from hookwire._hosttypes import (
     Action,
+    Anchored,
     PromptBlocked,
     RunHalted,
     ToolBatchBlocked,
     ToolGo,
     error_kind,
-    invalid_rewrite,
+    json_value,
 )
 from hookwire.render import (
     ModelText,
@@ -33,7 +34,7 @@ from hookwire.session import Session
 from hookwire.verdicts import Decision, Verdict
 
 if TYPE_CHECKING:
-    from hookwire.driver import HostDriver
+    from hookwire._hostdriver import HostDriver
 
 log = logging.getLogger("hookwire.driver")
 
@@ -54,7 +55,7 @@ def current_run(driver: HostDriver | None = None) -> HostRun | None:
     return None
 
 
-class HostRun:
+class HostRun(Approvals):
     """One agent run of a :class:`HostDriver` (a stop continuation stays in the same run)."""
 
     def __init__(self, driver: HostDriver, prompt: str, *, outer: HostRun | None,
@@ -67,6 +68,9 @@ class HostRun:
         self.agent_type, self.agent_id = agent_type, agent_id
         self.pending: list[ModelText] = []  # for the next model request, in order
         self.last_text: str | None = None  # the latest model response's text
+        self.tool_error: BaseException | None = None  # what a guarded tool raised last
+        self.ended = False  # a tool_batch hook ended it (ToolBatchBlocked): no stop
+        self.anchored = Anchored()  # its texts in a runtime's rebuilt requests (running())
         self.session: Session | None = outer.session if outer is not None else None
         self.origin: Any = outer.origin if outer is not None else None
         self._own_session = False
@@ -178,8 +182,8 @@ class HostRun:
         """A model request failed for good (after the runtime's retries): ``stop_failure``
         with Claude Code's error kind (:func:`status_error_kind`), or the exception it raised
         (its kind by :func:`error_kind`, its text the details)."""
-        if self.nested or self.session is None:
-            return
+        if self.nested or self.session is None or error is self.tool_error:
+            return  # a tool's exception (an inner agent's failed request) is not this run's
         if isinstance(error, BaseException):
             error, details = error_kind(error), details or str(error) or repr(error)
         await self.session.stop_failure(error, error_details=details,
@@ -192,6 +196,7 @@ class HostRun:
         self._raise_halt(verdict)
         rendered = self.driver.render(verdict)
         if verdict.denied:
+            self.ended = True
             raise ToolBatchBlocked(verdict, rendered)
         return texts_but(rendered, Placement.RESULT)
 
@@ -212,38 +217,6 @@ class HostRun:
         go = self._answer(name, tool_input, call_id, verdict)
         self.driver.pre[call_id] = go
         return go
-
-    async def gate(self, name: str, tool_input: Mapping[str, Any], call_id: str, *,
-                   check: Callable[[dict[str, Any]], object | None] | None = None) -> ToolGo:
-        """:meth:`tool_pre` for a runtime with no approval surface of its own: an ``ask`` (or
-        ``defer``) is answered by :meth:`approve`; a rewritten input is :meth:`checked`. The
-        answer is run or refuse."""
-        go = await self.tool_pre(name, tool_input, call_id)
-        if go.action in (Action.ASK, Action.DEFER):
-            go = await self.approve(name, go, call_id)
-        return self.checked(name, go, call_id, check)
-
-    def checked(self, name: str, go: ToolGo, call_id: str,
-                check: Callable[[dict[str, Any]], object | None] | None) -> ToolGo:
-        """``go``, refused if a hook rewrote its input into one ``check`` says the tool refuses
-        (``check`` gives why, or ``None``), for a runtime that does not check it again."""
-        error = check(go.input) if check and go.rewritten and go.action is Action.RUN else None
-        if error is None:
-            return go
-        text = invalid_rewrite(name, error)
-        self.refuse(call_id, text)
-        return attrs.evolve(go, action=Action.REFUSE, text=text)
-
-    def answered(self, go: ToolGo, call_id: str, allowed: bool,
-                 tool_input: Mapping[str, Any] | None = None, text: str | None = None) -> ToolGo:
-        """The runtime's own approval surface answered an ``ask``: allowed, the call runs (with
-        the input the surface may have edited); refused, the model reads ``text``."""
-        if allowed:
-            return attrs.evolve(go, action=Action.RUN,
-                                input=dict(go.input if tool_input is None else tool_input))
-        text = text or go.reason or "denied: approval required"
-        self.refuse(call_id, text)
-        return attrs.evolve(go, action=Action.REFUSE, text=text)
 
     def _answer(self, name: str, tool_input: Mapping[str, Any], call_id: str,
                 verdict: Verdict) -> ToolGo:
@@ -269,24 +242,6 @@ class HostRun:
         self._pre_texts[call_id] = extra
         return ToolGo(action=Action.RUN, input=effective, verdict=verdict,
                       reason=verdict.reason, rewritten=rewritten)
-
-    async def approve(self, name: str, go: ToolGo, call_id: str) -> ToolGo:
-        """The kernel's ``approve`` seam answers an ``ask`` (no approval surface): allow runs
-        it, deny refuses it with the reason, no answer refuses it as Claude Code does."""
-        answer = await self._session().approve(name, go.input, call_id, reason=go.reason)
-        if answer.decision is Decision.ALLOW:
-            tool_input = dict(answer.effective_input or go.input)
-            go = attrs.evolve(go, action=Action.RUN, input=tool_input)
-        elif answer.decision is Decision.DENY:
-            go = attrs.evolve(go, action=Action.REFUSE,
-                              text=answer.reason or "denied by the approval hook")
-        else:
-            go = attrs.evolve(go, action=Action.REFUSE, text=no_approval_surface(go.reason))
-        if go.action is Action.REFUSE:
-            self.pending += self._pre_texts.pop(call_id, [])
-            self._refused(call_id, go.text or "")
-        self.driver.pre[call_id] = go
-        return go
 
     def refuse(self, call_id: str, text: str) -> None:
         """The adapter refused a call after all (its rewritten input was invalid: see
@@ -339,7 +294,7 @@ class HostRun:
         sent = tool_result(texts, post, result)
         order = self._order.pop(call_id, next(self._calls))
         self._batch.append((order, {"tool_name": name, "tool_input": dict(tool_input),
-                                    "tool_use_id": call_id, "tool_response": _response(sent)}))
+                                    "tool_use_id": call_id, "tool_response": json_value(sent)}))
         return sent
 
     async def tool_failed(self, name: str, tool_input: Mapping[str, Any], call_id: str,
@@ -360,7 +315,10 @@ class HostRun:
         """The run answered: ``stop`` (nested: ``subagent_stop``). ``None``: it ends (the
         hooks' contexts wait for the next turn); else the texts to send to the model before
         calling it again (the feedback included). ``cannot``: why this run cannot call the
-        model again (a stream that ended): a hook's continuation is logged as a warning."""
+        model again (a stream that ended): a hook's continuation is logged as a warning. A run
+        a ``tool_batch`` hook ended has no stop (``None``)."""
+        if self.ended:
+            return None
         session = self._session()
         self.check_halt()
         last = last_text if last_text is not None else self.last_text
@@ -380,11 +338,3 @@ class HostRun:
             return None
         return texts
 
-
-def _response(result: Any) -> Any:
-    if result is None or isinstance(result, str | int | float | bool):
-        return result
-    try:
-        return json.loads(json.dumps(result))
-    except (TypeError, ValueError):
-        return str(result)

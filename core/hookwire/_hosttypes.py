@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -116,14 +116,49 @@ def invalid_rewrite(tool_name: str, error: object) -> str:
 
 
 def prompt_text(prompt: object) -> str:
-    """The user's prompt as text (multimodal prompts keep only their text parts)."""
+    """The user's prompt as text: multimodal prompts keep only their text parts; a runtime's
+    list of messages (items with a ``role``) gives its last ``user`` message's text."""
     if prompt is None:
         return ""
     if isinstance(prompt, str):
         return prompt
     if isinstance(prompt, Iterable):
-        return "\n".join(_part_text(p) for p in prompt).strip()
+        parts = list(prompt)
+        if any(field(p, "role") is not None for p in parts):
+            return last_text(parts, lambda p: field(p, "role") == "user",
+                             lambda p: field(p, "content")) or ""
+        return "\n".join(_part_text(p) for p in parts).strip()
     return str(prompt)
+
+
+def field(item: object, key: str) -> Any:
+    """A field of a runtime's item, a mapping or an object."""
+    return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
+
+
+def last_text(items: Sequence[Any], match: Callable[[Any], bool], text: Callable[[Any], Any], *,
+              until: Callable[[Any], bool] | None = None) -> str | None:
+    """The text of the last of a runtime's history ``items`` that ``match`` finds (``None``:
+    none, or ``until`` finds a later one first: the last model text of the current turn).
+    ``text`` reads an item (a runtime's list of parts is read by :func:`prompt_text`)."""
+    for item in reversed(items):
+        if until is not None and until(item):
+            return None
+        if match(item):
+            value = text(item)
+            return value if value is None or isinstance(value, str) else prompt_text(value)
+    return None
+
+
+def tool_name(tool: object) -> str | None:
+    """The name a runtime's model calls ``tool`` by: its ``name`` (a provider's tool dict's
+    function name), else a plain function's name."""
+    if isinstance(tool, Mapping):
+        function = tool.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
+    else:
+        name = getattr(tool, "name", None) or getattr(tool, "__name__", None)
+    return str(name) if isinstance(name, str) and name else None
 
 
 def _part_text(part: object) -> str:
@@ -184,6 +219,14 @@ def hookwire_error(exc: BaseException) -> BaseException:
     return exc
 
 
+def raise_own(exc: BaseException) -> None:
+    """Raise the hookwire exception a runtime wrapped ``exc`` around, if it did (a halt, a
+    blocked prompt raised in a callback), in its place."""
+    cause = hookwire_error(exc)
+    if cause is not exc:
+        raise cause from None
+
+
 def place(items: list[Any], texts: Iterable[ModelText], make: Any, is_prompt: Any) -> None:
     """Put ``texts`` (each made into an item by ``make``) into ``items``: those the harness
     puts before the user's prompt just before the last item ``is_prompt`` finds (or at the
@@ -229,3 +272,14 @@ def output_text(output: Any) -> str | None:
         return json.dumps(output, default=lambda o: getattr(o, "model_dump", lambda: str(o))())
     except (TypeError, ValueError):
         return str(output)
+
+
+def json_value(result: Any) -> Any:
+    """A tool's result as a JSON value (what ``tool_batch`` lists): as it is, else its JSON
+    round trip, else its text."""
+    if result is None or isinstance(result, str | int | float | bool):
+        return result
+    try:
+        return json.loads(json.dumps(result))
+    except (TypeError, ValueError):
+        return str(result)

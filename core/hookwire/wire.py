@@ -123,6 +123,16 @@ def parse_json(text: str, *, max_depth: int = DEFAULT_DEPTH, file: str | None = 
         raise WireError(f"invalid JSON: {exc}", file=file) from None
 
 
+def json_object(text: str | None) -> dict[str, Any] | None:
+    """The JSON object ``text`` holds (a model's plain text answer), or ``None``: it is not
+    JSON, or not an object."""
+    try:
+        value = parse_json(text or "")
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _int(s: str) -> int | float:
     try:
         return int(s)

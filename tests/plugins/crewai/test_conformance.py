@@ -5,7 +5,7 @@ ReAct format). CrewAI's telemetry and tracing are off for each test."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +31,6 @@ from hookwire.plugins.hostkit import (
 #: CrewAI warns about its own internals (``function_calling_llm``) on every kickoff.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 STOP = "a CrewAI execution ends with its final answer: no hook can send the model back"
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # CrewAI keeps state under $HOME
-    monkeypatch.setenv("CREWAI_DISABLE_TELEMETRY", "true")  # offline: no telemetry lookups
-    monkeypatch.setenv("CREWAI_TRACING_ENABLED", "false")
-    yield
 
 
 class ScriptedLLM(BaseLLM):

@@ -138,4 +138,4 @@ class Levels:
                                if lists else None)
             found = self._cache["http"] = HttpPolicy(urls=merged["allowedHttpHookUrls"],
                                                      env_vars=merged["httpHookAllowedEnvVars"])
-        return found  # type: ignore[no-any-return]
+        return found

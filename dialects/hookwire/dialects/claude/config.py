@@ -319,7 +319,8 @@ class _Reader:
         if isinstance(h, HttpHandler):
             return ClaudeHandler(type="http", headers=dict(h.headers or {}),
                                  allowedEnvVars=tuple(h.allowedEnvVars or ()), **common)
-        shell = "powershell" if h.shell == "powershell" and h.args is None else "bash"
+        shell: Literal["bash", "powershell"] = (
+            "powershell" if h.shell == "powershell" and h.args is None else "bash")
         return ClaudeHandler(asyncRewake=h.asyncRewake, rewakeMessage=h.rewakeMessage,
                              rewakeSummary=h.rewakeSummary, shell=shell, **common)
 

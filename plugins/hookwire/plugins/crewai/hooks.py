@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from crewai.hooks.dispatch import HookAborted, InterceptionPoint, register, unregister
+from crewai.llms.base_llm import BaseLLM
 
 from hookwire.driver import (
     Action,
@@ -27,6 +28,7 @@ from hookwire.driver import (
     current_run,
 )
 from hookwire.errors import HookwireError
+from hookwire.plugins.crewai.model import CrewAiModel
 from hookwire.plugins.crewai.profile import PROFILE
 
 log = logging.getLogger("hookwire.crewai")
@@ -126,6 +128,8 @@ class HookwireHooks(HostAdapter):
         run = self._run(ctx)
         if run is None:
             return
+        if isinstance(llm := getattr(ctx, "llm", None), BaseLLM):  # for prompt, agent hooks
+            self.driver.lend(model=CrewAiModel(llm))
         prompt = next((m.get("content") for m in reversed(ctx.messages)
                        if m.get("role") == "user"), "")
         for text in self._call(run.before_model, str(prompt or "")):

@@ -22,6 +22,7 @@ plugin, __getattr__ = declare_host(
                 "(hookwire.plugins.crewai.HookwireHooks)",
     seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
           "stop_failure subagent_start subagent_stop session_end",
+    lends="model",  # to prompt hooks, and agent hooks when the LLM calls functions
     missing={
         "pre_compact": "CrewAI summarises a long context inside its executor, with no hook",
         "post_compact": "CrewAI summarises a long context inside its executor, with no hook",

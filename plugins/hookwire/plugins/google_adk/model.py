@@ -11,15 +11,16 @@ run out. A plain text answer is taken only from a ``prompt`` hook, and only as a
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from google.adk.models import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
-from hookwire.hostparts import HookTool, ModelAsk, ModelReply
+from hookwire.hostparts import ModelAsk, ModelReply
+from hookwire.plugins._hookmodel import ToolCall, Turn, converse, offered
 from hookwire.plugins._mcp import on_loop
-from hookwire.wire import parse_json
 
 
 class AdkModel:
@@ -37,34 +38,33 @@ class AdkModel:
         config = types.GenerateContentConfig(system_instruction=ask.system)
         if ask.output_tool:
             config.tools = [types.Tool(function_declarations=[
-                *(_declare(t.name, t.description, t.parameters) for t in ask.tools),
-                _declare(ask.output_tool, "Give your answer.", ask.schema)])]
+                types.FunctionDeclaration(name=name, description=description,
+                                          parameters_json_schema=dict(parameters))
+                for name, description, parameters in offered(ask)])]
         else:
             config.response_mime_type = "application/json"
             config.response_json_schema = dict(ask.schema)
         contents = [types.Content(role="model" if m.role == "assistant" else "user",
                                   parts=[types.Part(text=m.text)]) for m in ask.messages]
-        tools = {t.name: t for t in ask.tools}
-        text: str | None = None
-        for _ in range(max(ask.max_turns, 1)):
+
+        async def send(results: Sequence[tuple[ToolCall, str]]) -> Turn:
+            if results:
+                contents.append(types.Content(role="user", parts=[
+                    types.Part(function_response=types.FunctionResponse(
+                        id=call.id or None, name=call.name, response={"result": text}))
+                    for call, text in results]))
             request = LlmRequest(model=getattr(self.model, "model", None), contents=contents,
                                  config=config)
             reply = await on_loop(self.loop, functools.partial(_one, self.model, request))
             contents.append(reply)
-            calls = [p.function_call for p in reply.parts or () if p.function_call]
-            for call in calls:
-                if call.name == ask.output_tool:
-                    return ModelReply(output=dict(call.args or {}), model=self.name)
-            text = "".join(p.text or "" for p in reply.parts or ()) or None
-            if not calls:
-                return ModelReply(output=None if ask.output_tool else _json(text), text=text,
-                                  model=self.name)
-            contents.append(types.Content(role="user", parts=[
-                types.Part(function_response=types.FunctionResponse(
-                    id=call.id, name=call.name,
-                    response={"result": await _run(tools.get(call.name or ""), call)}))
-                for call in calls]))
-        return ModelReply(output=None, text=text, model=self.name)
+            parts = reply.parts or ()
+            return Turn(calls=tuple(ToolCall(id=p.function_call.id or "",
+                                             name=p.function_call.name or "",
+                                             args=dict(p.function_call.args or {}))
+                                    for p in parts if p.function_call),
+                        text="".join(p.text or "" for p in parts) or None)
+
+        return await converse(ask, send, model=self.name)
 
 
 async def _one(model: BaseLlm, request: LlmRequest) -> types.Content:
@@ -74,22 +74,3 @@ async def _one(model: BaseLlm, request: LlmRequest) -> types.Content:
         if response.content is not None:
             content = response.content
     return content
-
-
-def _declare(name: str, description: str, parameters: Any) -> types.FunctionDeclaration:
-    return types.FunctionDeclaration(name=name, description=description,
-                                     parameters_json_schema=dict(parameters))
-
-
-async def _run(tool: HookTool | None, call: types.FunctionCall) -> str:
-    if tool is None:
-        return f"Error: there is no tool {call.name!r}"
-    return await tool.call(dict(call.args or {}))
-
-
-def _json(text: str | None) -> dict[str, Any] | None:
-    try:
-        value = parse_json(text or "")
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None

@@ -14,24 +14,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 
-from hookwire.driver import Action, Anchored, HostAdapter, HostRun, hookwire_error
+from hookwire.driver import Action, HostAdapter, HostRun, raise_own
 from hookwire.plugins.google_adk.model import AdkModel
 from hookwire.plugins.google_adk.profile import PROFILE
 from hookwire.render import ModelText
 
 log = logging.getLogger("hookwire.google_adk")
-
-
-@dataclass
-class _Run:
-    run: HostRun
-    injected: Anchored = field(default_factory=Anchored)
 
 
 class HookwirePlugin(HostAdapter, BasePlugin):
@@ -45,8 +38,7 @@ class HookwirePlugin(HostAdapter, BasePlugin):
         BasePlugin.__init__(self, name)
         HostAdapter.__init__(self, kernel, host=PROFILE, max_stop_blocks=max_stop_blocks,
                              neutral=neutral, **session_fields)
-        self._runs: dict[str, _Run] = {}  # invocation id → its run
-        self._continuing: dict[str, _Run] = {}  # ADK session id → the turn a continuation goes on
+        self._continuing: dict[str, HostRun] = {}  # ADK session id → the turn going on
         self._feedback: dict[str, list[ModelText]] = {}  # ADK session id → stop feedback
         # ADK sessions whose turn run_async / run drive (runner.run works in a thread of its
         # own, so a context variable would not reach the callbacks)
@@ -77,7 +69,7 @@ class HookwirePlugin(HostAdapter, BasePlugin):
                                                         new_message=message, **kwargs):
                         yield event
                 except RuntimeError as exc:
-                    _unwrap(exc)
+                    raise_own(exc)  # ADK wraps what a plugin raises
                     raise
                 message = self._continuation(session_id)
         finally:
@@ -94,7 +86,7 @@ class HookwirePlugin(HostAdapter, BasePlugin):
                     yield from runner.run(user_id=user_id, session_id=session_id,
                                           new_message=message, **kwargs)
                 except RuntimeError as exc:
-                    _unwrap(exc)
+                    raise_own(exc)  # ADK wraps what a plugin raises
                     raise
                 message = self._continuation(session_id)
         finally:
@@ -115,66 +107,58 @@ class HookwirePlugin(HostAdapter, BasePlugin):
         model = getattr(ic.agent, "canonical_model", None)  # prompt and agent hooks ask it
         if model is not None:
             self.driver.lend(model=AdkModel(model, loop=asyncio.get_running_loop()))
-        state = self._continuing.pop(ic.session.id, None)
-        if state is None:
+        run = self._continuing.pop(ic.session.id, None)
+        if run is None:
             run = self.driver.begin(_text(ic.user_content) or "", agent_type=ic.agent.name)
             await self.acall(run.open)
-            state = _Run(run)
-        self._runs[ic.invocation_id] = state
+        self.runs[ic.invocation_id] = run  # runs keyed by invocation id
 
     async def before_model_callback(self, *, callback_context: Any, llm_request: Any) -> None:
-        state = self._runs.get(callback_context.invocation_id)
-        if state is None:
-            return None
-        texts = await self.acall(state.run.before_model)
-        state.injected.add(texts, llm_request.contents, _content, lambda c: c.role == "user")
-        llm_request.contents[:] = state.injected.apply(llm_request.contents)
-        return None
+        run = self.runs.get(callback_context.invocation_id)
+        if run is not None:
+            await self.before_request(run, llm_request.contents, _content,
+                                      lambda c: c.role == "user")
 
     async def after_model_callback(self, *, callback_context: Any, llm_response: Any) -> None:
-        state = self._runs.get(callback_context.invocation_id)
-        if state is not None and not llm_response.partial:
+        run = self.runs.get(callback_context.invocation_id)
+        if run is not None and not llm_response.partial:
             parts = getattr(llm_response.content, "parts", None) or []
-            state.run.model_answered(_text(llm_response.content), [
+            run.model_answered(_text(llm_response.content), [
                 p.function_call.id for p in parts if p.function_call and p.function_call.id])
 
     async def on_model_error_callback(self, *, callback_context: Any, llm_request: Any,
                                       error: Exception) -> None:
-        state = self._runs.get(callback_context.invocation_id)
-        if state is not None:
-            await self.acall(state.run.model_failed, error)
+        run = self.runs.get(callback_context.invocation_id)
+        if run is not None:
+            await self.acall(run.model_failed, error)
 
     async def after_run_callback(self, *, invocation_context: Any) -> None:
         ic = invocation_context
-        state = self._runs.pop(ic.invocation_id, None)
-        if state is None:
+        run = self.runs.pop(ic.invocation_id, None)
+        if run is None:
             return
-        texts = await self.acall(state.run.stop)
-        if texts is not None and not state.run.nested and ic.session.id in self._driven:
-            self._continuing[ic.session.id] = state
+        texts = await self.acall(run.stop)
+        if texts is not None and not run.nested and ic.session.id in self._driven:
+            self._continuing[ic.session.id] = run
             self._feedback[ic.session.id] = texts
             return
         if texts is not None:
             log.warning("a stop hook asked to continue the turn; run it with "
                         "HookwirePlugin.run_async() or .run() to let it")
-        await self.acall(state.run.close)
+        await self.acall(run.close)
 
     async def on_run_error_callback(self, *, invocation_context: Any,
                                     error: Exception) -> None:
-        state = self._runs.pop(invocation_context.invocation_id, None)
-        if state is not None:
-            await self.acall(state.run.close)
+        run = self.runs.pop(invocation_context.invocation_id, None)
+        if run is not None:
+            await self.acall(run.close)
 
     # -- tools ---------------------------------------------------------------------------------
 
     async def before_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
                                    tool_context: Any) -> dict[str, Any] | None:
-        state = self._runs.get(tool_context.invocation_id)
-        if state is None:  # its run's start went unseen: the call is still guarded
-            state = self._runs[tool_context.invocation_id] = _Run(
-                self.driver.begin("", resumed=True))
-            await self.acall(state.run.open)
-        run, call_id = state.run, tool_context.function_call_id
+        run = await self.guarded(tool_context.invocation_id)
+        call_id = tool_context.function_call_id
         go = await self.acall(run.gate, tool.name, dict(tool_args), call_id,
                               check=lambda i: _invalid(tool, i))
         if go.action is not Action.RUN:
@@ -185,16 +169,16 @@ class HookwirePlugin(HostAdapter, BasePlugin):
         run.tool_started(call_id)  # the tool runs next, in this task: an agent run it starts
         return None                # is nested in this one
 
-    def _ran(self, tool_context: Any) -> _Run | None:
-        state = self._runs.get(tool_context.invocation_id)
-        return state if state and state.run.tool_ended(tool_context.function_call_id) else None
+    def _ran(self, tool_context: Any) -> HostRun | None:
+        run = self.runs.get(tool_context.invocation_id)
+        return run if run and run.tool_ended(tool_context.function_call_id) else None
 
     async def after_tool_callback(self, *, tool: Any, tool_args: dict[str, Any],
                                   tool_context: Any, result: Any) -> dict[str, Any] | None:
-        state = self._ran(tool_context)
-        if state is None:
+        run = self._ran(tool_context)
+        if run is None:
             return None
-        sent = await self.acall(state.run.tool_done, tool.name, dict(tool_args),
+        sent = await self.acall(run.tool_done, tool.name, dict(tool_args),
                                 tool_context.function_call_id, result)
         if sent is result:
             return None
@@ -202,21 +186,14 @@ class HookwirePlugin(HostAdapter, BasePlugin):
 
     async def on_tool_error_callback(self, *, tool: Any, tool_args: dict[str, Any],
                                      tool_context: Any, error: Exception) -> None:
-        state = self._ran(tool_context)
-        if state is not None and not isinstance(error, asyncio.CancelledError):
-            await self.acall(state.run.tool_failed, tool.name, dict(tool_args),
+        run = self._ran(tool_context)
+        if run is not None and not isinstance(error, asyncio.CancelledError):
+            await self.acall(run.tool_failed, tool.name, dict(tool_args),
                              tool_context.function_call_id, str(error) or repr(error))
 
 
 def _content(text: ModelText) -> types.Content:
     return types.Content(role="user", parts=[types.Part(text=text.text)])
-
-
-def _unwrap(exc: RuntimeError) -> None:
-    """ADK wraps what a plugin raises: raise hookwire's own exception instead."""
-    cause = hookwire_error(exc)
-    if cause is not exc:
-        raise cause from None
 
 
 def _tool_name(tool: Any) -> str | None:

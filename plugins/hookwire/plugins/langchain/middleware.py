@@ -13,10 +13,9 @@ thread (:class:`~hookwire.driver.BlockingDriver`), so ``invoke``, ``stream``, ``
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-import anyio.to_thread
 from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain_core.messages import (
     AIMessage,
@@ -38,15 +37,15 @@ from hookwire.driver import (
     RunHalted,
     ToolBatchBlocked,
     ToolGo,
-    prompt_text,
+    in_thread,
+    last_text,
+    tool_name,
 )
 from hookwire.kernel import Kernel
 from hookwire.plugins.langchain.model import LangChainModel
 from hookwire.plugins.langchain.profile import PROFILE
 from hookwire.render import Placement, source_label, texts_at, texts_but
 
-#: Marks the message a blocking tool-batch hook ended the loop with.
-_BLOCKED = "hookwire_tool_batch_blocked"
 #: Raised through the model call but not a failed model request.
 _NOT_A_MODEL_FAILURE = (GraphBubbleUp, PromptBlocked, RunHalted)
 #: Raised through a tool call (an interrupt, a nested run that was stopped) but not its failure.
@@ -68,15 +67,14 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
                          **session_fields)
         self.approval = approval
         self.tools = []
-        self._runs: dict[Any, HostRun] = {}  # graph run → its driver run
         # keyed by (graph run, tool_call_id): agents nested in a tool may reuse call ids
         self._go: dict[tuple[Any, str], ToolGo] = {}
 
     # -- prompt --------------------------------------------------------------------------------
 
     def before_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        run = self.driver.begin(_last_human(state["messages"]))
-        self._runs[_graph_run()] = run
+        run = self.driver.begin(last_text(state["messages"], _is_prompt, lambda m: m.content))
+        self.runs[_graph_run()] = run
         self.call(run.open)
         texts = self.call(run.before_model)  # the prompt (nested: sub-agent start)
         after = _messages(texts_but(texts, Placement.BEFORE_PROMPT, Placement.RESULT))
@@ -89,94 +87,70 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
         messages = [*before, *after]
         return {"messages": messages} if messages else None
 
-    async def abefore_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return await anyio.to_thread.run_sync(self.before_agent, state, runtime)
+    abefore_agent = in_thread(before_agent)
 
     # -- tool batch, model failures ------------------------------------------------------------
 
     @hook_config(can_jump_to=["end"])
     def before_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        run = self._runs.get(_graph_run())
+        run = self.runs.get(_graph_run())
         if run is None:
             return None
         try:
             texts = self.call(run.before_model)
         except ToolBatchBlocked as blocked:  # the harness's run result; neutral: labelled
-            stop = SystemMessage(blocked.text, additional_kwargs={
-                _BLOCKED: True, "hookwire_source": blocked.source.label()})
+            stop = SystemMessage(blocked.text,
+                                 additional_kwargs={"hookwire_source": blocked.source.label()})
             return {"messages": [*_messages(blocked.texts), stop], "jump_to": "end"}
         messages = _messages(texts)
         return {"messages": messages} if messages else None
 
-    @hook_config(can_jump_to=["end"])
-    async def abefore_model(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return await anyio.to_thread.run_sync(self.before_model, state, runtime)
+    abefore_model = in_thread(before_model)
 
     def wrap_model_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
-        self._declare_tools(request.tools)
-        self.driver.lend(model=LangChainModel(request.model))  # prompt and agent hooks ask it
-        try:
-            response = handler(request)
-        except _NOT_A_MODEL_FAILURE:
-            raise
-        except Exception as exc:
-            self._model_failed(request, exc)
-            raise
-        self._answered(response)
-        return response
+        run = self._model_request(request)
+        if run is None:
+            return handler(request)
+        response = self.model_call_sync(run, lambda: handler(request),
+                                        passthrough=_NOT_A_MODEL_FAILURE)
+        return self._answered(run, response)
 
-    async def awrap_model_call(self, request: Any,
-                               handler: Callable[[Any], Awaitable[Any]]) -> Any:
-        self._declare_tools(request.tools)
+    awrap_model_call = in_thread(wrap_model_call, around=True)
+
+    def _model_request(self, request: Any) -> HostRun | None:
+        """Tell the session the tools a model call is given (``BaseTool``s or dicts); lend
+        its model (prompt and agent hooks ask it). The run it is of, with its last answer
+        so far (for ``stop_failure``)."""
+        self.driver.declare_tools([n for n in map(tool_name, request.tools or ()) if n])
         self.driver.lend(model=LangChainModel(request.model))
-        try:
-            response = await handler(request)
-        except _NOT_A_MODEL_FAILURE:
-            raise
-        except Exception as exc:
-            await anyio.to_thread.run_sync(self._model_failed, request, exc)
-            raise
-        self._answered(response)
-        return response
-
-    def _declare_tools(self, tools: Any) -> None:
-        """Tell the session the tools a model call is given (``BaseTool``s or dicts)."""
-        self.driver.declare_tools([n for n in (_tool_name(t) for t in tools or ()) if n])
-
-    def _answered(self, response: Any) -> None:
-        """The model's tool calls, in its order (for ``tool_batch``)."""
-        run = self._runs.get(_graph_run())
-        messages = getattr(response, "result", None) or [response]
-        for message in messages:
-            if run is not None and isinstance(message, AIMessage):
-                run.model_answered(None, [str(c["id"]) for c in message.tool_calls if c.get("id")])
-
-    def _model_failed(self, request: Any, exc: Exception) -> None:
-        run = self._runs.get(_graph_run())
+        run = self.runs.get(_graph_run())
         if run is not None:
             run.model_answered(_last_ai(request.messages, turn=True))
-            self.call(run.model_failed, exc)
+        return run
+
+    @staticmethod
+    def _answered(run: HostRun, response: Any) -> Any:
+        """The model's tool calls, in its order (for ``tool_batch``)."""
+        for message in getattr(response, "result", None) or [response]:
+            if isinstance(message, AIMessage):
+                run.model_answered(None, [str(c["id"]) for c in message.tool_calls if c.get("id")])
+        return response
 
     # -- stop ----------------------------------------------------------------------------------
 
     @hook_config(can_jump_to=["model"])
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         key = _graph_run()
-        run = self._runs.pop(key, None)
+        run = self.runs.pop(key, None)
         if run is None:
             return None
-        last = state["messages"][-1] if state["messages"] else None
-        if isinstance(last, SystemMessage) and last.additional_kwargs.get(_BLOCKED):
-            return None  # a tool-batch hook ended the loop: no stop
         texts = self.call(run.stop, _last_ai(state["messages"]))
         if texts is None:
             return None
-        self._runs[key] = run  # the turn goes on
+        self.runs[key] = run  # the turn goes on
         return {"messages": _messages(texts), "jump_to": "model"}
 
-    @hook_config(can_jump_to=["model"])
-    async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
-        return await anyio.to_thread.run_sync(self.after_agent, state, runtime)
+    aafter_agent = in_thread(after_agent)
 
     # -- tools ---------------------------------------------------------------------------------
 
@@ -184,39 +158,17 @@ class HookwireMiddleware(HostAdapter, AgentMiddleware[Any, Any, Any]):
         refused, request, run = self._before_tool(request)
         if refused is not None or run is None:
             return refused if refused is not None else handler(request)
-        try:
-            with run.tool_running():  # an agent invoked inside it is nested
-                result = handler(request)
-        except _NOT_A_TOOL_FAILURE:
-            raise
-        except Exception as exc:
-            self.call(run.tool_failed, *_call(request), str(exc) or repr(exc))
-            raise
+        result = self.tool_call_sync(run, *_call(request), lambda: handler(request),
+                                     passthrough=_NOT_A_TOOL_FAILURE)
         return self._after_tool(run, request, result)
 
-    async def awrap_tool_call(self, request: Any,
-                              handler: Callable[[Any], Awaitable[Any]]) -> Any:
-        refused, request, run = await anyio.to_thread.run_sync(self._before_tool, request)
-        if refused is not None or run is None:
-            return refused if refused is not None else await handler(request)
-        try:
-            with run.tool_running():
-                result = await handler(request)
-        except _NOT_A_TOOL_FAILURE:
-            raise
-        except Exception as exc:
-            await self.acall(run.tool_failed, *_call(request), str(exc) or repr(exc))
-            raise
-        return await anyio.to_thread.run_sync(self._after_tool, run, request, result)
+    awrap_tool_call = in_thread(wrap_tool_call, around=True)
 
     def _before_tool(self, request: Any) -> tuple[Any, Any, HostRun | None]:
         # No halt check here: a halt stops the run at the next seam after the tool calls of
         # this response (before_model / after_agent), so every call of it is handled.
         graph = _graph_run()
-        run = self._runs.get(graph)
-        if run is None:  # its start went unseen (a resume in a new process): still guarded
-            run = self._runs[graph] = self.driver.begin("", resumed=True)
-            self.call(run.open)
+        run = self.guarded_sync(graph)  # runs keyed by graph run
         name, args, call_id = _call(request)
         # LangGraph re-runs the tools node when an interrupt is resumed: answer from the cache
         key = (graph, call_id)
@@ -259,16 +211,6 @@ def _call(request: Any) -> tuple[str, dict[str, Any], str]:
     return call["name"], dict(call["args"]), call.get("id") or ""
 
 
-def _tool_name(tool: Any) -> str | None:
-    """The name the model calls a tool by: a ``BaseTool``'s, or a provider tool dict's."""
-    if isinstance(tool, Mapping):
-        function = tool.get("function")
-        name = function.get("name") if isinstance(function, Mapping) else tool.get("name")
-        return str(name) if name else None
-    name = getattr(tool, "name", None)
-    return str(name) if name else None
-
-
 def _with(message: ToolMessage, extra: list[BaseMessage]) -> Any:
     return Command(update={"messages": [message, *extra]}) if extra else message
 
@@ -286,11 +228,6 @@ def _messages(texts: Any) -> list[BaseMessage]:
             kwargs["__openai_role__"] = "developer"
         out.append(SystemMessage(text.text, additional_kwargs=kwargs))
     return out
-
-
-def _from_hook(message: BaseMessage) -> bool:
-    """A message a hook added (a Stop continuation's user message): not the user's."""
-    return bool(message.additional_kwargs.get("hookwire_source"))
 
 
 def _content(value: Any) -> Any:
@@ -333,18 +270,14 @@ def _has_checkpointer() -> bool:
     return config.get("configurable", {}).get("__pregel_checkpointer") is not None
 
 
-def _last_human(messages: list[BaseMessage]) -> str:
-    for message in reversed(messages):
-        if isinstance(message, HumanMessage) and not _from_hook(message):
-            return prompt_text(message.content)
-    return ""
+def _is_prompt(message: BaseMessage) -> bool:
+    """A message of the user (not one a hook added, such as a Stop continuation's)."""
+    return isinstance(message, HumanMessage) and not message.additional_kwargs.get(
+        "hookwire_source")
 
 
 def _last_ai(messages: list[BaseMessage], *, turn: bool = False) -> str | None:
     """The text of the last ``AIMessage`` (``turn``: of the current user turn), if any."""
-    for message in reversed(messages):
-        if turn and isinstance(message, HumanMessage) and not _from_hook(message):
-            return None
-        if isinstance(message, AIMessage):
-            return message.text if isinstance(message.text, str) else str(message.content)
-    return None
+    return last_text(messages, lambda m: isinstance(m, AIMessage),
+                     lambda m: m.text if isinstance(m.text, str) else str(m.content),
+                     until=_is_prompt if turn else None)

@@ -11,6 +11,7 @@ and only when it is a JSON object.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -22,10 +23,8 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
-from hookwire.hostparts import HookTool, ModelAsk, ModelReply
-from hookwire.wire import parse_json
-
-_ANSWER = "answer"
+from hookwire.hostparts import ModelAsk, ModelReply
+from hookwire.plugins._hookmodel import ToolCall, Turn, answer_tool, converse, offered
 
 
 class LangChainModel:
@@ -42,49 +41,25 @@ class LangChainModel:
         return str(named) if isinstance(named, str) else type(model).__name__
 
     async def ask(self, ask: ModelAsk) -> ModelReply:
-        answer = ask.output_tool or _ANSWER
-        spec = _spec(answer, "Give your answer.", ask.schema)
-        if ask.output_tool:
-            bound = self.model.bind_tools([*(_spec(t.name, t.description, t.parameters)
-                                             for t in ask.tools), spec])
-        else:
-            bound = self.model.bind_tools([spec], tool_choice=answer)
+        specs = [_spec(*tool) for tool in offered(ask)]
+        bound = (self.model.bind_tools(specs) if ask.output_tool
+                 else self.model.bind_tools(specs, tool_choice=answer_tool(ask)))
         messages: list[BaseMessage] = [SystemMessage(ask.system), *(
             AIMessage(m.text) if m.role == "assistant" else HumanMessage(m.text)
             for m in ask.messages)]
-        tools = {t.name: t for t in ask.tools}
-        text: str | None = None
-        for _ in range(max(ask.max_turns, 1)):
+
+        async def send(results: Sequence[tuple[ToolCall, str]]) -> Turn:
+            messages.extend(ToolMessage(text, tool_call_id=call.id) for call, text in results)
             reply = await bound.ainvoke(messages)
             messages.append(reply)
-            calls = list(getattr(reply, "tool_calls", None) or [])
-            for call in calls:
-                if call["name"] == answer:
-                    return ModelReply(output=dict(call["args"]), model=self.name)
-            text = reply.content if isinstance(reply.content, str) else None
-            if not calls:
-                return ModelReply(output=None if ask.output_tool else _json(text), text=text,
-                                  model=self.name)
-            for call in calls:
-                messages.append(ToolMessage(await _run(tools.get(call["name"]), call),
-                                            tool_call_id=call.get("id") or ""))
-        return ModelReply(output=None, text=text, model=self.name)
+            return Turn(calls=tuple(ToolCall(id=c.get("id") or "", name=c["name"],
+                                             args=dict(c.get("args") or {}))
+                                    for c in getattr(reply, "tool_calls", None) or []),
+                        text=reply.content if isinstance(reply.content, str) else None)
+
+        return await converse(ask, send, model=self.name)
 
 
 def _spec(name: str, description: str, parameters: Any) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name, "description": description,
                                              "parameters": dict(parameters)}}
-
-
-async def _run(tool: HookTool | None, call: Any) -> str:
-    if tool is None:
-        return f"Error: there is no tool {call['name']!r}"
-    return await tool.call(dict(call.get("args") or {}))
-
-
-def _json(text: str | None) -> dict[str, Any] | None:
-    try:
-        value = parse_json(text or "")
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None

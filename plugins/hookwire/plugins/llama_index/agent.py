@@ -9,7 +9,6 @@ it.
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 from typing import Any
 
@@ -20,12 +19,10 @@ from llama_index.core.tools import AsyncBaseTool, ToolOutput, adapt_to_async_too
 from llama_index.core.workflow import Context
 from pydantic import PrivateAttr
 
-from hookwire.driver import Action, HostAdapter, HostRun, hookwire_error, place
+from hookwire.driver import Action, HostAdapter, place
+from hookwire.plugins.llama_index.model import lent
 from hookwire.plugins.llama_index.profile import PROFILE
 from hookwire.render import ModelText
-
-_RUN: contextvars.ContextVar[tuple[Hookwire, HostRun] | None] = contextvars.ContextVar(
-    "hookwire_llama_index_run", default=None)
 
 
 class Hookwire(HostAdapter):
@@ -53,26 +50,20 @@ class Hookwire(HostAdapter):
                   memory: BaseMemory | None = None, **kwargs: Any) -> Any:
         """One user turn of ``agent`` (Stop continuations included): its ``AgentOutput``."""
         self.instrument(agent)
+        self.driver.lend(model=lent(agent))  # prompt and agent hooks ask the agent's LLM
         run = self.driver.begin(user_msg, agent_type=getattr(agent, "name", None) or "agent")
-        await self.acall(run.open)
         if ctx is not None:
             kwargs["ctx"] = ctx
         hooked = HookedMemory(inner=memory or ChatMemoryBuffer.from_defaults())
-        token = _RUN.set((self, run))
-        try:
-            while True:
-                try:
-                    output = await agent.run(user_msg, memory=hooked, **kwargs)
-                except Exception as exc:
-                    raise hookwire_error(exc) from None
-                text = output.response.content if hasattr(output, "response") else str(output)
-                feedback = await self.acall(run.stop, text)
-                if feedback is None:
-                    return output
-                user_msg = "\n\n".join(t.text for t in feedback)
-        finally:
-            _RUN.reset(token)
-            await self.acall(run.close)
+
+        return await self.turn(run, lambda m: agent.run(m, memory=hooked, **kwargs), user_msg,
+                               answer=_answer,
+                               again=lambda _, texts: "\n\n".join(t.text for t in texts))
+
+
+def _answer(output: Any) -> str | None:
+    """An ``AgentOutput``'s text (``None``: none)."""
+    return output.response.content if hasattr(output, "response") else str(output)
 
 
 class HookedMemory(BaseMemory):
@@ -92,7 +83,7 @@ class HookedMemory(BaseMemory):
         return cls(inner=ChatMemoryBuffer.from_defaults(**kwargs))
 
     async def aget(self, input: str | None = None, **kwargs: Any) -> list[ChatMessage]:
-        current = _RUN.get()
+        current = Hookwire.running_now()
         if current is not None:
             hw, run = current
             texts = await hw.acall(run.before_model)
@@ -145,7 +136,7 @@ class _HookedTool(AsyncBaseTool):
         return self.tool.call(*args, **kwargs)
 
     async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
-        current = _RUN.get()
+        current = Hookwire.running_now()
         if current is None or args:
             return await self.tool.acall(*args, **kwargs)
         hw, run = current

@@ -22,6 +22,7 @@ plugin, __getattr__ = declare_host(
                 "(hookwire.plugins.llama_index.Hookwire)",
     seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
           "subagent_start subagent_stop session_end",
+    lends="model",  # to prompt and agent hooks (a function-calling LLM)
     missing={
         "stop_failure": "an agent workflow's failed model call and a failed step look alike "
                         "from outside the workflow",

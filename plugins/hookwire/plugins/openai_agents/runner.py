@@ -11,12 +11,9 @@ own thread (:class:`~hookwire.driver.BlockingDriver`), so ``run``, ``run_sync`` 
 
 from __future__ import annotations
 
-import contextvars
 import copy
 import json
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import openai
@@ -24,38 +21,16 @@ from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult, 
 from agents.items import ItemHelpers
 from agents.run_state import RunState
 
-from hookwire.driver import (
-    Action,
-    Anchored,
-    HostAdapter,
-    HostRun,
-    ToolGo,
-    output_text,
-    prompt_text,
-)
+from hookwire.driver import Action, HostAdapter, HostRun, field, output_text, prompt_text
 from hookwire.kernel import Kernel
 from hookwire.plugins._mcp import McpSessions, running_loop
 from hookwire.plugins._schema import schema_error
 from hookwire.plugins.openai_agents.model import OpenAIAgentsModel
 from hookwire.plugins.openai_agents.profile import PROFILE
 from hookwire.render import ModelText
-from hookwire.verdicts import Decision
 
 #: Set on the ``ToolContext`` when the SDK's default failure message replaced a tool's result.
 _SDK_FAILURE_ATTR = "_function_tool_default_failure_handled"
-
-
-@dataclass
-class _Run:
-    """One ``Runner`` call and its driver run (a stop continuation is another call)."""
-
-    host: HostRun
-    streamed: bool = False
-    injected: Anchored = field(default_factory=Anchored)
-
-
-_RUN: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("hookwire_openai_run",
-                                                                  default=None)
 
 
 class Hookwire(HostAdapter):
@@ -82,73 +57,45 @@ class Hookwire(HostAdapter):
 
     # -- entry points: one user turn each ------------------------------------------------------
 
-    def _begin(self, agent: Agent[Any], input: Any, streamed: bool) -> tuple[Agent[Any], _Run]:
+    def _begin(self, agent: Agent[Any], input: Any) -> tuple[Agent[Any], HostRun]:
         hooked = self.instrument(agent)  # its tools are declared before the session opens
         # prompt and agent hooks ask its model, mcp_tool hooks call its MCP servers, on the
         # caller's loop (hooks run on the driver's thread)
         loop = running_loop()
         self.driver.lend(model=OpenAIAgentsModel(agent.model, loop=loop), mcp=McpSessions(
             lambda: {s.name: s for s in agent.mcp_servers}, loop=loop))
-        host = self.driver.begin(_input_text(input), resumed=isinstance(input, RunState),
-                                 agent_type=agent.name or "agent")
-        return hooked, _Run(host=host, streamed=streamed)
+        resumed = isinstance(input, RunState)
+        run = self.driver.begin(None if resumed else input, resumed=resumed,
+                                agent_type=agent.name or "agent")
+        return hooked, run
 
     async def run(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run`` with hooks: one user turn (stop continuations included)."""
-        hooked, run = self._begin(agent, input, streamed=False)
-        await self.acall(run.host.open)
-        try:
-            while True:
-                token = _RUN.set(run)
-                try:
-                    result = await Runner.run(hooked, input, **self._kwargs(run, kwargs))
-                except openai.APIError as exc:
-                    await self.acall(run.host.model_failed, exc)
-                    raise
-                finally:
-                    _RUN.reset(token)
-                input = await self.acall(_stopped, run, result)
-                if input is None:
-                    return result
-                run = _Run(host=run.host)
-        finally:
-            await self.acall(run.host.close)
+        hooked, run = self._begin(agent, input)
+        return await self.turn(run, lambda i: Runner.run(hooked, i, **self._kwargs(run, kwargs)),
+                               input, **_turn(run))
 
     def run_sync(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResult:
         """``Runner.run_sync`` with hooks."""
-        hooked, run = self._begin(agent, input, streamed=False)
-        self.call(run.host.open)
-        try:
-            while True:
-                token = _RUN.set(run)
-                try:
-                    result = Runner.run_sync(hooked, input, **self._kwargs(run, kwargs))
-                except openai.APIError as exc:
-                    self.call(run.host.model_failed, exc)
-                    raise
-                finally:
-                    _RUN.reset(token)
-                input = self.call(_stopped, run, result)
-                if input is None:
-                    return result
-                run = _Run(host=run.host)
-        finally:
-            self.call(run.host.close)
+        hooked, run = self._begin(agent, input)
+        result: RunResult = self.turn_sync(
+            run, lambda i: Runner.run_sync(hooked, i, **self._kwargs(run, kwargs)), input,
+            **_turn(run))
+        return result
 
     def run_streamed(self, agent: Agent[Any], input: Any, **kwargs: Any) -> RunResultStreaming:
         """``Runner.run_streamed`` with hooks. A stop hook fires but cannot continue this run
         (its stream has ended); a failed model request does not fire ``stop_failure``."""
-        hooked, run = self._begin(agent, input, streamed=True)
-        self.call(run.host.open)
-        token = _RUN.set(run)  # the run's task, created here, keeps it
-        try:
-            return Runner.run_streamed(hooked, input, **self._kwargs(run, kwargs))
-        finally:
-            _RUN.reset(token)
+        hooked, run = self._begin(agent, input)
+        self.call(run.open)
+        with self.running(run):  # the run's task, created here, keeps it
+            return Runner.run_streamed(hooked, input,
+                                       **self._kwargs(run, kwargs, streamed=True))
 
-    def _kwargs(self, run: _Run, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _kwargs(self, run: HostRun, kwargs: dict[str, Any], *,
+                streamed: bool = False) -> dict[str, Any]:
         kwargs = dict(kwargs)
-        kwargs["hooks"] = _RunHooks(self, run, kwargs.get("hooks"))
+        kwargs["hooks"] = _RunHooks(self, run, kwargs.get("hooks"), streamed)
         config = kwargs.get("run_config")
         if isinstance(config, dict):
             kwargs["run_config"] = RunConfig(**config)
@@ -188,19 +135,10 @@ class Hookwire(HostAdapter):
     def _wrap_mcp(self, tool: Any) -> Any:
         if not isinstance(tool, FunctionTool):
             return tool
-        binding = getattr(tool, "_mcp_tool_binding", None)
-        if binding is not None:
-            self.driver.map_mcp(tool.name, str(binding[0]), str(binding[1]))
-        self.driver.declare_tools([tool.name])
+        binding = getattr(tool, "_mcp_tool_binding", None)  # (server, its tool's name)
+        mcp = {tool.name: (str(binding[0]), str(binding[1]))} if binding is not None else None
+        self.driver.declare_tools([tool.name], mcp=mcp)
         return self._wrap(tool)
-
-    async def _pre(self, run: HostRun, name: str, args: Mapping[str, Any],
-                   call_id: str) -> ToolGo:
-        """The answer to a call, once per call (kept until it ran, across runs)."""
-        go = self.driver.pre.get(call_id) or await run.tool_pre(name, args, call_id)
-        if go.action is Action.ASK and self.approval == "kernel":
-            go = await run.approve(name, go, call_id)
-        return go
 
     def _wrap(self, tool: FunctionTool) -> FunctionTool:
         inner = tool.on_invoke_tool
@@ -209,41 +147,29 @@ class Hookwire(HostAdapter):
         hw = self
 
         async def needs_approval(ctx: Any, params: dict[str, Any], call_id: str) -> bool:
-            run = _RUN.get()
+            run = hw.current()
             if run is None:  # instrumented agent run without hookwire
                 return await _policy(policy, ctx, params, call_id)
-            go = await hw.acall(hw._pre, run.host, tool.name, params, call_id)
-            if go.action is Action.REFUSE:
-                return False  # refused when invoked: the model sees the reason
-            if go.action in (Action.ASK, Action.DEFER):
-                return True  # the SDK's approval interruption (kernel mode answered already)
-            if go.verdict.decision is Decision.ALLOW:
-                return False  # a hook allowed it: no permission prompt (as Claude Code)
-            return await _policy(policy, ctx, params, call_id)
+            # yes: the SDK's approval interruption (kernel mode answered an ask already)
+            needed = await hw.acall(run.needs_approval, tool.name, params, call_id,
+                                    surface=hw.approval == "interrupt")
+            return await _policy(policy, ctx, params, call_id) if needed is None else needed
 
         async def on_invoke_tool(ctx: Any, args_json: str) -> Any:
-            run = _RUN.get()
+            run, call_id = hw.current(), ctx.tool_call_id
             if run is None:
                 return await inner(ctx, args_json)
-            host, call_id, args = run.host, ctx.tool_call_id, _parse(args_json)
-            go = hw.driver.pre.get(call_id)
-            approved = go is not None  # the SDK only invokes an asked call once approved
-            if go is None:
-                go = await hw.acall(hw._pre, host, tool.name, args, call_id)
-            if go.action is Action.REFUSE or (not approved and go.action is not Action.RUN):
-                if go.action is not Action.REFUSE:
-                    host.refuse(call_id, go.text or "")
-                return go.text or "denied by a hook"
-            go = host.checked(tool.name, go, call_id,
-                              lambda i: schema_error(tool.params_json_schema, i))
-            if go.action is Action.REFUSE:
+            # the SDK invokes an asked call only once its approval surface approved it
+            go = await hw.acall(run.admit, tool.name, _parse(args_json), call_id,
+                                surface=hw.approval == "interrupt",
+                                check=lambda i: schema_error(tool.params_json_schema, i))
+            if go.action is not Action.RUN:
                 return go.text
-            effective = go.input if go.rewritten else args
             if go.rewritten:
-                args_json = json.dumps(effective)
+                args_json = json.dumps(go.input)
             sub = _sub_agent(tool)
             _, sent = await hw.run_tool(
-                host, tool.name, effective, call_id,
+                run, tool.name, go.input, call_id,
                 lambda: inner(ctx, args_json) if sub is None else
                 hw._as_tool(sub, inner, ctx, args_json),
                 # the SDK's own message replaced an error
@@ -258,19 +184,13 @@ class Hookwire(HostAdapter):
     async def _as_tool(self, agent: Agent[Any], inner: Any, ctx: Any, args_json: str) -> Any:
         """An ``agent.as_tool()`` call: the SDK runs the agent itself; its tools (guarded in
         place by :meth:`instrument`) report to a nested run with the sub-agent seams."""
-        sub = self.driver.begin(_input_text(_parse(args_json).get("input") or ""),
-                                agent_type=agent.name or "agent")
-        await self.acall(sub.open)
-        token = _RUN.set(_Run(host=sub))
-        try:
-            result = await inner(ctx, args_json)
-        finally:
-            _RUN.reset(token)
-        try:
-            await self.acall(sub.stop, output_text(result))
-        finally:
-            await self.acall(sub.close)
-        return result
+
+        async def invoke(sub: HostRun) -> Any:
+            with self.running(sub):
+                return await inner(ctx, args_json)
+
+        return await self.nested(invoke, _parse(args_json).get("input"),
+                                 agent_type=agent.name or "agent")
 
 
 def _sub_agent(tool: Any) -> Agent[Any] | None:
@@ -280,59 +200,46 @@ def _sub_agent(tool: Any) -> Agent[Any] | None:
     return agent if isinstance(agent, Agent) else None
 
 
-async def _stopped(run: _Run, result: RunResult) -> Any:
-    """After a ``Runner`` call: the input of a continuation call, or ``None``."""
-    run.host.check_halt()
-    if result.interruptions:
-        return None  # paused for approval
-    texts = await run.host.stop(output_text(result.final_output))
-    if texts is None:
-        return None
-    history = run.injected.apply(list(result.to_input_list()))
-    return [*history, *(_item(t) for t in texts)]
+def _turn(run: HostRun) -> dict[str, Any]:
+    """How :meth:`HostAdapter.turn` reads a ``Runner`` call's result."""
+    return {"answer": lambda r: output_text(r.final_output),
+            "paused": lambda r: bool(r.interruptions),  # paused for approval
+            "again": lambda r, texts: [*run.anchored.apply(list(r.to_input_list())),
+                                       *(_item(t) for t in texts)],
+            "failures": (openai.APIError,)}
 
 
 class _RunHooks(RunHooks[Any]):
     """The SDK's run hooks for one run: model-boundary seams, chaining the caller's hooks."""
 
-    def __init__(self, hw: Hookwire, run: _Run, user: Any) -> None:
-        self.hw, self.run, self.user = hw, run, user
+    def __init__(self, hw: Hookwire, run: HostRun, user: Any, streamed: bool) -> None:
+        self.hw, self.run, self.user, self.streamed = hw, run, user, streamed
         for name in ("on_agent_start", "on_handoff", "on_tool_start", "on_tool_end"):
             if user is not None:  # the caller's own hooks, where hookwire has none
                 setattr(self, name, getattr(user, name))
 
     async def on_llm_start(self, context: Any, agent: Any, system_prompt: Any,
                            input_items: list[Any]) -> None:
-        run = self.run
-        texts = await self.hw.acall(run.host.before_model,
-                                              _last_user_text(input_items))
-        # anchored where they arose, sent with every later request
-        run.injected.add(texts, input_items, _item, _is_prompt)
-        input_items[:] = run.injected.apply(input_items)
+        await self.hw.before_request(self.run, input_items, _item, _is_prompt,
+                                     prompt_text(input_items))
         if self.user is not None:
             await self.user.on_llm_start(context, agent, system_prompt, input_items)
 
     async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
-        texts = [t for i in response.output if _get(i, "type") == "message"
+        texts = [t for i in response.output if field(i, "type") == "message"
                  if (t := ItemHelpers.extract_last_text(i))]
-        calls = [str(_get(i, "call_id")) for i in response.output
-                 if _get(i, "type") == "function_call"]
-        self.run.host.model_answered("\n".join(texts) if texts else None, calls)
+        calls = [str(field(i, "call_id")) for i in response.output
+                 if field(i, "type") == "function_call"]
+        self.run.model_answered("\n".join(texts) if texts else None, calls)
         if self.user is not None:
             await self.user.on_llm_end(context, agent, response)
 
     async def on_agent_end(self, context: Any, agent: Any, output: Any) -> None:
-        if self.run.streamed and not self.run.host.nested:
-            await self.hw.acall(self.run.host.stop, output_text(output),
+        if self.streamed and not self.run.nested:
+            await self.hw.acall(self.run.stop, output_text(output),
                                 cannot="run_streamed() cannot: use run() or run_sync()")
         if self.user is not None:
             await self.user.on_agent_end(context, agent, output)
-
-
-def _input_text(input: Any) -> str:
-    if isinstance(input, RunState):
-        return ""
-    return input if isinstance(input, str) else _last_user_text(list(input or []))
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -355,10 +262,6 @@ def _parse(args_json: str) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {"_raw": args_json}
 
 
-def _get(item: Any, key: str) -> Any:
-    return item.get(key) if isinstance(item, Mapping) else getattr(item, key, None)
-
-
 def _item(text: ModelText) -> dict[str, Any]:
     """A hook text as an input item: ``user`` only where the harness sends a user message
     (its text says it is a hook's), ``developer`` where it sends one (Codex), else ``system``."""
@@ -367,16 +270,7 @@ def _item(text: ModelText) -> dict[str, Any]:
 
 
 def _is_prompt(item: Any) -> bool:
-    return isinstance(item, str) or _get(item, "role") == "user"
-
-
-def _last_user_text(items: Sequence[Any]) -> str:
-    for item in reversed(items):
-        if isinstance(item, str):
-            return item
-        if _get(item, "role") == "user":
-            return prompt_text(_get(item, "content"))
-    return ""
+    return isinstance(item, str) or field(item, "role") == "user"
 
 
 __all__ = ["Hookwire"]

@@ -52,10 +52,11 @@ from hookwire.driver import (
     PromptBlocked,
     RunHalted,
     invalid_rewrite,
+    last_text,
     place,
 )
 from hookwire.kernel import Kernel
-from hookwire.plugins.pydantic_ai.mcpclient import PydanticAIMcp
+from hookwire.plugins.pydantic_ai.mcpclient import PydanticAIMcp, is_mcp
 from hookwire.plugins.pydantic_ai.model import PydanticAIModel
 from hookwire.plugins.pydantic_ai.profile import PROFILE
 from hookwire.render import ModelText, Placement, source_label, texts_at, texts_but
@@ -79,8 +80,6 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
                          blocking=False, session_per_run=True, **session_fields)
         self.max_stop_blocks = max_stop_blocks
         self.neutral = neutral
-        self._run: HostRun | None = None
-        self._tool_error: BaseException | None = None  # the last exception a tool raised
 
     def get_ordering(self) -> CapabilityOrdering:
         # Approval handlers answer an ``ask`` before the kernel's approval seam does.
@@ -91,17 +90,12 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         return None  # holds a live kernel: not constructible from an agent spec
 
     def _current(self) -> HostRun:
-        if self._run is None:
+        run = self.current()  # the run's state is its context's: one capability, many runs
+        if run is None:
             raise RuntimeError("hookwire capability used outside an agent run")
-        return self._run
+        return run
 
     # -- run -----------------------------------------------------------------------------------
-
-    async def for_run(self, ctx: RunContext[Any]) -> Hookwire:
-        run = object.__new__(type(self))  # per-run state, shared driver
-        run.__dict__.update(self.__dict__)
-        run._run, run._tool_error = None, None
-        return run
 
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]
                        ) -> Any:
@@ -109,15 +103,11 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         # prompt and agent hooks ask its model; mcp_tool hooks call its MCP toolsets
         self.driver.lend(model=PydanticAIModel(ctx.model), mcp=PydanticAIMcp(ctx.agent))
         # a run resuming deferred tools (no prompt) is not a user turn
-        run = self._run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None,
-                                            agent_type=agent)
+        run = self.driver.begin(ctx.prompt, resumed=ctx.prompt is None, agent_type=agent)
         await run.open()
-        try:
-            return await handler()
-        except _MODEL_FAILURES as exc:
-            if exc is not self._tool_error:  # not an inner agent's, raised by a tool
-                await run.model_failed(exc)
-            raise
+        try:  # not one an inner agent's tool raised (the driver knows)
+            with self.running(run):
+                return await self.model_call(run, handler, failures=_MODEL_FAILURES)
         finally:
             await run.close()
 
@@ -146,11 +136,8 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
         tools = getattr(ctx.tool_manager, "tools", None) or {}
         names = [n for n, t in tools.items()
                  if getattr(t.tool_def, "kind", "function") != "output"]
-        for name in names:
-            origin = _mcp_origin(name, tools[name])
-            if origin is not None:
-                self.driver.map_mcp(name, *origin, unnamed="an `id` (MCPToolset(id=...))")
-        self.driver.declare_tools(names)
+        origins = {n: o for n in names if (o := _mcp_origin(n, tools[n])) is not None}
+        self.driver.declare_tools(names, mcp=origins, unnamed="an `id` (MCPToolset(id=...))")
 
     async def wrap_tool_validate(self, ctx: RunContext[Any], *, call: Any, tool_def: Any,
                                  args: Any, handler: Callable[[Any], Awaitable[dict[str, Any]]]
@@ -207,8 +194,7 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
                                           lambda: handler(args), passthrough=_CONTROL_FLOW)
         except _CONTROL_FLOW:
             raise
-        except Exception as exc:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
-            self._tool_error = exc
+        except Exception:  # a crash, ModelRetry or ToolFailed: the tool did not succeed
             self._place(ctx, run.take())
             raise
         self._place(ctx, run.take())  # right after the tool's result
@@ -217,7 +203,7 @@ class Hookwire(HostAdapter, AbstractCapability[Any]):
     # -- stop ----------------------------------------------------------------------------------
 
     async def after_node_run(self, ctx: RunContext[Any], *, node: Any, result: Any) -> Any:
-        run = self._run
+        run = self.current()
         if run is None or run.session is None:
             return result
         if isinstance(node, ModelRequestNode) and isinstance(result, CallToolsNode):
@@ -252,7 +238,7 @@ def _mcp_origin(name: str, tool: Any) -> tuple[str | None, str] | None:
     without one)."""
     toolset = tool.toolset
     for _ in range(32):  # wrappers of wrappers, but never a cycle
-        if _is_mcp(toolset):
+        if is_mcp(toolset):
             return getattr(toolset, "id", None), name
         prefix = getattr(toolset, "prefix", None)
         if isinstance(prefix, str):
@@ -265,13 +251,6 @@ def _mcp_origin(name: str, tool: Any) -> tuple[str | None, str] | None:
             return None
         toolset = wrapped
     return None
-
-
-def _is_mcp(toolset: Any) -> bool:
-    """An MCP toolset of pydantic-ai (``pydantic_ai.mcp`` needs the ``mcp`` extra: not
-    imported here, recognised by its class)."""
-    return any(c.__name__ == "MCPToolset" and c.__module__.startswith("pydantic_ai.mcp")
-               for c in type(toolset).__mro__)
 
 
 def _part(text: ModelText) -> str | SystemPromptPart:
@@ -296,4 +275,4 @@ def _text(response: ModelResponse) -> str | None:
 def _last_text(ctx: RunContext[Any], output: Any) -> str | None:
     if isinstance(output, str):
         return output
-    return next((_text(m) for m in reversed(ctx.messages) if isinstance(m, ModelResponse)), None)
+    return last_text(ctx.messages, lambda m: isinstance(m, ModelResponse), _text)

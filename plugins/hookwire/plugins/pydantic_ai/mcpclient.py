@@ -46,8 +46,7 @@ class PydanticAIMcp:
 def _mcp_toolsets(toolsets: Any) -> Iterator[Any]:
     for toolset in toolsets or ():
         for _ in range(32):  # wrappers of wrappers, but never a cycle
-            if any(c.__name__ == "MCPToolset" and c.__module__.startswith("pydantic_ai.mcp")
-                   for c in type(toolset).__mro__):
+            if is_mcp(toolset):
                 yield toolset
                 break
             inner = getattr(toolset, "toolsets", None)
@@ -57,3 +56,10 @@ def _mcp_toolsets(toolsets: Any) -> Iterator[Any]:
             toolset = getattr(toolset, "wrapped", None)
             if toolset is None:
                 break
+
+
+def is_mcp(toolset: Any) -> bool:
+    """An MCP toolset of pydantic-ai (``pydantic_ai.mcp`` needs the ``mcp`` extra: not
+    imported here, recognised by its class)."""
+    return any(c.__name__ == "MCPToolset" and c.__module__.startswith("pydantic_ai.mcp")
+               for c in type(toolset).__mro__)

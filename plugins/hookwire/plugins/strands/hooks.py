@@ -27,8 +27,10 @@ from strands.hooks import (
 )
 from strands.types.content import ContentBlock
 
-from hookwire.driver import Action, HostAdapter, HostRun
+from hookwire.driver import Action, HostAdapter
+from hookwire.plugins._mcp import running_loop
 from hookwire.plugins._schema import schema_error
+from hookwire.plugins.strands.model import StrandsModel
 from hookwire.plugins.strands.profile import PROFILE
 from hookwire.render import ModelText, Placement
 
@@ -42,7 +44,6 @@ class HookwireHooks(HostAdapter, HookProvider):
                  **session_fields: Any) -> None:
         super().__init__(kernel, host=PROFILE, max_stop_blocks=max_stop_blocks, neutral=neutral,
                          **session_fields)
-        self._runs: dict[int, HostRun] = {}  # id(agent) → its run
         self._continuing: set[int] = set()  # agents resumed by a stop continuation
         self._registries: weakref.WeakSet[HookRegistry] = weakref.WeakSet()
 
@@ -60,20 +61,21 @@ class HookwireHooks(HostAdapter, HookProvider):
     async def _invocation(self, event: BeforeInvocationEvent) -> None:
         key = id(event.agent)
         self.driver.declare_tools(list(event.agent.tool_names))
+        self.driver.lend(model=StrandsModel(event.agent.model, loop=running_loop()))
         if key in self._continuing:
             self._continuing.discard(key)
             return
         run = self.driver.begin(_prompt(event.messages), agent_type=event.agent.name or "agent")
-        self._runs[key] = run
+        self.runs[key] = run
         await self.acall(run.open)
 
     async def _before_model(self, event: BeforeModelCallEvent) -> None:
-        run = self._runs.get(id(event.agent))
+        run = self.runs.get(id(event.agent))
         if run is not None:
             _place(event.agent.messages, await self.acall(run.before_model))
 
     async def _after_model(self, event: AfterModelCallEvent) -> None:
-        run = self._runs.get(id(event.agent))
+        run = self.runs.get(id(event.agent))
         if run is None:
             return
         if event.stop_response is not None:
@@ -85,15 +87,15 @@ class HookwireHooks(HostAdapter, HookProvider):
 
     async def _after_invocation(self, event: AfterInvocationEvent) -> None:
         key = id(event.agent)
-        run = self._runs.get(key)
+        run = self.runs.get(key)
         if run is None:
             return
         if event.result is None or event.result.stop_reason == "interrupt":
-            self._runs.pop(key, None)  # failed, or paused: no stop
+            self.runs.pop(key, None)  # failed, or paused: no stop
             return
         feedback = await self.acall(run.stop, _text(event.result.message))
         if feedback is None:
-            self._runs.pop(key, None)
+            self.runs.pop(key, None)
             await self.acall(run.close)
             return
         self._continuing.add(key)
@@ -102,10 +104,7 @@ class HookwireHooks(HostAdapter, HookProvider):
     # -- tools ---------------------------------------------------------------------------------
 
     async def _before_tool(self, event: BeforeToolCallEvent) -> None:
-        run = self._runs.get(id(event.agent))
-        if run is None:  # its invocation's start went unseen: the call is still guarded
-            run = self._runs[id(event.agent)] = self.driver.begin("", resumed=True)
-            await self.acall(run.open)
+        run = await self.guarded(id(event.agent))  # runs keyed by id(agent)
         use = event.tool_use
         name, call_id = use["name"], use["toolUseId"]
         args = dict(use.get("input") or {})
@@ -123,7 +122,7 @@ class HookwireHooks(HostAdapter, HookProvider):
         run.tool_started(call_id)  # the tool runs in this task (or a copy of its context)
 
     async def _after_tool(self, event: AfterToolCallEvent) -> None:
-        run = self._runs.get(id(event.agent))
+        run = self.runs.get(id(event.agent))
         call_id = event.tool_use["toolUseId"]
         if run is None or not run.tool_ended(call_id):
             return  # not ours, or refused (the refusal is its result)

@@ -22,6 +22,7 @@ plugin, __getattr__ = declare_host(
                 "(hookwire.plugins.strands.HookwireHooks)",
     seams="session_start prompt_submit tool_pre approve tool_post tool_failure tool_batch stop "
           "stop_failure subagent_start subagent_stop session_end",
+    lends="model",  # to prompt and agent hooks
     missing={
         "pre_compact": "Strands' conversation managers trim history without an event",
         "post_compact": "Strands' conversation managers trim history without an event",
