@@ -62,11 +62,12 @@ def identity(event: str, matcher: str | None, handler: Mapping[str, Any]) -> dic
     """The normalised identity of one command handler (``handler`` as normalised at load:
     ``command``, ``timeout``, ``async``, optional ``statusMessage`` and
     ``additionalContextLimit``; an ``mcp_tool`` handler is taken as given)."""
+    norm: dict[str, Any]
     if handler.get("type") == "mcp_tool":
         norm = {k: v for k, v in handler.items() if v is not None}
-        ident = {"event_name": LABELS[event], "hooks": [norm]}
-        return ident if matcher is None else {**ident, "matcher": matcher}
-    norm: dict[str, Any] = {
+        mcp: dict[str, Any] = {"event_name": LABELS[event], "hooks": [norm]}
+        return mcp if matcher is None else {**mcp, "matcher": matcher}
+    norm = {
         "type": "command",
         "command": handler["command"],
         "timeout": handler["timeout"],
