@@ -122,6 +122,8 @@ def _status(kernel: Any, host: Any, entry: Any, store: Any, root: str,
     state = trust.state_of(entry, store, pin)
     rid = trust.hook_id(entry)
     if state == trust.TrustState.TRUSTED:
+        if part is not None:  # in process: its text is all there is, and the gate checks no file
+            return "runs", f"{provenance}{on}, trusted, id {rid}, pinned by its text"
         if pin.loose and (strict or trust.strict_setting()):
             return "untrusted", f"{provenance}, {pin.pinned}: refused, trust is strict"
         return "runs", f"{provenance}{on}, trusted, id {rid}, {pin.pinned}"

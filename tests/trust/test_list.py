@@ -126,3 +126,26 @@ def test_trust_list_names_the_trusted_folder_a_repository_hook_runs_under(
     assert [h["path"] for h in row["pinned"]["helpers"]] == [str(tmp_path / "hooks" / "lib.sh")]
     text = hookwire(tmp_path, home, "trust", "--list").stdout
     assert f"approval: its folder {tmp_path.resolve()} is trusted (stored in {store})" in text
+
+
+def test_check_says_an_approved_in_process_hook_runs_under_strict_trust(tmp_path: Path,
+                                                                         home: Path) -> None:
+    """A repository's prompt and http hooks, approved one by one: no file is pinned and the
+    gate checks none when they run (they are not processes), so strict trust does not refuse
+    them; ``check`` says what the host does."""
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [
+            {"type": "http", "url": "http://127.0.0.1:9/hook"},
+            {"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"}]}]}}))
+    assert hookwire(tmp_path, home, "trust", "--all").returncode == 0
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "HOOKWIRE_TRUST_STRICT": "1"}
+    env.pop("HOOKWIRE_TRUSTED_FOLDERS", None)
+    out = subprocess.run([sys.executable, "-m", "hookwire", "check", "--json", "--host",
+                          "pydantic-ai"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=120)
+    rows = json.loads(out.stdout)["hooks"]
+    assert [(r["status"], r["detail"].split(", ")[1]) for r in rows] == [
+        ("runs", "in process"), ("runs", "on the host's model")], rows
+    assert all(r["detail"].endswith("pinned by its text") for r in rows), rows
