@@ -24,6 +24,9 @@ Rows, each against a floor measured in the same run (ratios are medians over flo
 - ``eight hooks``: eight ``true`` hooks on the call (``true 0`` ... ``true 7``: Claude Code
   runs identical hooks once) (hookwire and code-puppy run them at
   once, the others one after another, as each does); floor: eight such processes at once;
+- ``stall``: one hook sleeping 50 ms, a task ticking every 1 ms beside it in the same event
+  loop; the longest gap between its ticks (median over the calls), in ms: how long the call
+  kept the loop from running anything else;
 - ``1 GiB``: one hook printing 1 GiB (``head -c 1073741824 /dev/zero``), timeouts raised so
   that none is cut short by time; the peak resident memory it added to this process (VmHWM,
   reset through ``/proc/self/clear_refs`` before each), in MiB, and its multiple of hookwire's.
@@ -62,6 +65,7 @@ DISTRIBUTIONS = {"hookwire": "hookwire", "openhands": "openhands-sdk",
                  "nxthooks": "nxthooks"}
 TOOL_INPUT = {"command": "ls -la"}
 FLOOD = f"head -c {1 << 30} /dev/zero"
+STALL = "sleep 0.05"  # the stall row's hook: 50 ms, during which the event loop should run on
 OTHER_TOOLS = ("Write", "Edit", "Read", "Glob")
 LONG = 600  # seconds: no hook of the 1 GiB row is cut short by a timeout
 
@@ -74,7 +78,8 @@ def _claude_hooks(scenario: str) -> dict[str, Any]:
         groups = [{"matcher": tool, "hooks": [{"type": "command", "command": "true"}]}
                   for tool in OTHER_TOOLS]
     else:
-        count, command = {"one": (1, "true"), "eight": (8, "true"), "flood": (1, FLOOD)}[scenario]
+        count, command = {"one": (1, "true"), "eight": (8, "true"), "flood": (1, FLOOD),
+                          "stall": (1, STALL)}[scenario]
         # distinct texts: Claude Code runs identical command hooks once
         commands = [command] if count == 1 else [f"{command} {i}" for i in range(count)]
         groups = [{"matcher": "Bash", "hooks": [
@@ -83,7 +88,7 @@ def _claude_hooks(scenario: str) -> dict[str, Any]:
 
 
 def _expected(scenario: str) -> int:
-    return {"no-match": 0, "one": 1, "eight": 8, "flood": 1}[scenario]
+    return {"no-match": 0, "one": 1, "eight": 8, "flood": 1, "stall": 1}[scenario]
 
 
 # -- the competitors ----------------------------------------------------------------------------
@@ -284,6 +289,31 @@ async def _flood(call: Call, name: str) -> dict[str, float]:
     return {"mib": round((peak - before) / 1024, 1), "seconds": round(elapsed, 2)}
 
 
+async def _stall(call: Call, name: str, n: int) -> dict[str, float]:
+    """The longest the event loop went without running another task while one 50 ms hook
+    ran (a 1 ms heartbeat beside the call; median over ``n`` calls), in ms."""
+
+    async def heartbeat(stop: anyio.Event, gaps: list[float]) -> None:
+        last = time.perf_counter()
+        while not stop.is_set():
+            await anyio.sleep(0.001)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    worst: list[float] = []
+    for _ in range(n):
+        stop, gaps = anyio.Event(), list[float]()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(heartbeat, stop, gaps)
+            await anyio.sleep(0.005)  # the heartbeat is ticking
+            gaps.clear()
+            await _timed(call, 1, name)
+            stop.set()
+        worst.append(max(gaps, default=0.0) * 1000)
+    return {"stall_ms": statistics.median(worst)}
+
+
 async def measure(quick: bool, flood: bool, require: list[str]) -> dict[str, Any]:
     folder = Path(tempfile.mkdtemp(prefix="hookwire-bench-peers-"))
     present: dict[str, str] = {}
@@ -319,6 +349,8 @@ async def measure(quick: bool, flood: bool, require: list[str]) -> dict[str, Any
         rows[scenario] = {"n": n, "floor": floor} | {
             name: st | {"ratio": st["ms"] / floor["ms"], "ratio_p10": st["p10"] / floor["p10"]}
             for name, st in stats.items()}
+    rows["stall"] = {name: await _stall(BUILDERS[name](folder, "stall"), name, 5 if quick else 15)
+                     for name in present}
     if flood:
         rows["flood"] = {name: await _flood(BUILDERS[name](folder, "flood"), name)
                          for name in present}
@@ -327,7 +359,8 @@ async def measure(quick: bool, flood: bool, require: list[str]) -> dict[str, Any
 
 
 LABELS = {"no-match": "no-match dispatch (floor µs)", "one": "one `true` hook (floor ms)",
-          "eight": "eight `true` hooks (floor ms)", "flood": "hook printing 1 GiB: peak MiB"}
+          "eight": "eight `true` hooks (floor ms)", "flood": "hook printing 1 GiB: peak MiB",
+          "stall": "event loop held during a 50 ms hook: longest stall, ms"}
 
 
 def _unit(scenario: str) -> int:
@@ -345,6 +378,13 @@ def table(data: dict[str, Any]) -> str:
     lines = [f"Python {data['python']}" + (" (--quick)" if data["quick"] else ""), "",
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for scenario, row in data["rows"].items():
+        if scenario == "stall":
+            least = row["hookwire"]["stall_ms"]
+            cells = [f"{row[n]['stall_ms']:.1f}" for n in names]
+            first = all(row[n]["stall_ms"] > least for n in names if n != "hookwire")
+            lines.append(f"| {LABELS[scenario]} | 1 (heartbeat) | " + " | ".join(cells)
+                         + f" | {'yes' if first else 'no'} |")
+            continue
         if scenario == "flood":
             mine = row["hookwire"]["mib"]
             cells = [f"{row[n]['mib']:.0f}" + ("" if n == "hookwire" else
@@ -370,7 +410,8 @@ def table(data: dict[str, Any]) -> str:
                      f"{scenario} " + ", ".join(
                          f"{n} {row[n]['p25'] * _unit(scenario):.3g}-"
                          f"{row[n]['p75'] * _unit(scenario):.3g}" for n in names)
-                     for scenario, row in data["rows"].items() if scenario != "flood"))
+                     for scenario, row in data["rows"].items()
+                     if scenario not in ("flood", "stall")))
     for name, why in data["missing"].items():
         lines.append(f"\n{name}: {why}")
     return "\n".join(lines)
@@ -380,7 +421,7 @@ def _json_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The rows run_all.py reads: one per case and competitor, as a ratio to the floor."""
     out = []
     for scenario, row in data["rows"].items():
-        if scenario == "flood":
+        if scenario in ("flood", "stall"):
             continue
         for name in data["versions"]:
             out.append({"name": f"peers {scenario}: {name} vs floor",

@@ -15,7 +15,7 @@ class _Popen(Protocol):
 
 
 class _Hook(Protocol):
-    """What :func:`end_group` needs of a spawned hook (``hookwire._process._Child``)."""
+    """What :func:`end_group` needs of a spawned hook (``hookwire._child._Child``)."""
 
     @property
     def popen(self) -> _Popen: ...

@@ -1,175 +1,30 @@
-"""The process machinery of :mod:`hookwire.runner`: spawning into a new process group, one
-poller per run over the hook's pipes and its exit, byte caps, and ending the group.
+"""The process machinery of :mod:`hookwire.runner` around one spawned hook (:mod:`._child`):
+waiting for the hook's exit and moving its bytes, byte caps, and ending the group.
 
-(A poller kept per thread and reused across runs was measured: it saves an ``epoll_create1``
-and a ``close`` but adds an ``EPOLL_CTL_DEL`` per watched fd, about 1 µs net on a 700 µs run,
-and leaves a descriptor open after a run; one per run it stays.)"""
+A run waits on the hook's pidfd alone while the exit is all that is watched; once a pipe is
+watched too (stdin larger than the pipe, output read as it comes, or a drain after the exit)
+a poller of the run's own multiplexes them, and the task waits on the poller's descriptor.
+On asyncio that wait goes through :mod:`hookwire._readiness` (one loop registration per
+loop, not one per wait)."""
 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import os
-import select
-import selectors
-import signal
-import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 import anyio
-import anyio.lowlevel
 
+from hookwire._child import _READ, _Child
 from hookwire._command import Command, Outcome, OutcomeKind
 from hookwire._escape import escaped
 from hookwire._groups import end_group, signal_group
-from hookwire._spawn import Process, spawn
-
-# One poller per run multiplexes the hook's pipes and its exit, and the awaiting task sleeps
-# on the poller's own descriptor: one wake-up per event, on any backend. (anyio.open_process
-# was 1.5-2x the cost of spawning /bin/true on asyncio: Python 3.11 starts a waitpid thread
-# per child, and connecting the pipe transports takes several loop round trips.)
-if hasattr(select, "epoll"):
-    _new_poller: Callable[[], Any] = select.epoll
-    _READ, _WRITE = select.EPOLLIN, select.EPOLLOUT
-else:  # kqueue (BSD, macOS) or /dev/poll; all have a pollable fileno()
-    _new_poller = selectors.DefaultSelector
-    _READ, _WRITE = selectors.EVENT_READ, selectors.EVENT_WRITE
+from hookwire._readiness import readable
 
 _CHUNK = 65536
 _READS_PER_WAKE = 4  # bounds the work per wake-up so other tasks get their turn
-
-
-class _Child:
-    """A spawned hook: its Popen, our non-blocking pipe ends, an fd that turns readable when
-    it exits (a pidfd, or a pipe closed by a waiter thread where there are none), and the
-    poller watching them."""
-
-    __slots__ = (
-        "exit_fd", "fds", "held", "pending", "poller", "popen", "returncode", "stdin", "watched"
-    )  # fmt: skip
-
-    def __init__(
-        self, popen: Process, stdin: int, held: list[int], exit_fd: int
-    ) -> None:
-        self.popen = popen
-        self.returncode: int | None = None
-        self.stdin = stdin
-        self.pending = memoryview(b"")
-        # Until the hook exits we keep its stdout/stderr write ends open ourselves, so that
-        # the hook closing them on its way out does not wake us once per pipe before the
-        # exit does (each wake-up costs the exiting hook an inter-processor interrupt).
-        self.held = held
-        self.exit_fd = exit_fd
-        self.fds = [stdin, *held, exit_fd]  # every fd still ours to close, but the poller
-        self.poller = _new_poller()
-        self.watched: set[int] = set()
-        self.watch(exit_fd, _READ)
-
-    @classmethod
-    def spawn(cls, command: Command, argv: tuple[str, ...], executable: str | None = None
-              ) -> tuple[_Child, int, int]:
-        """Start ``argv`` for ``command``; return it with our read ends of its stdout and
-        stderr."""
-        ends: list[int] = []
-        try:
-            for _ in range(3):
-                ends.extend(os.pipe())  # close-on-exec; Popen dup2s the child's ends to 0-2
-            # own session and group: teardown reaches grandchildren too
-            popen = spawn(argv, executable, command.env, command.cwd, ends[0], ends[3], ends[5])
-        except BaseException:
-            for fd in ends:
-                os.close(fd)
-            raise
-        os.close(ends[0])
-        del ends[0]
-        try:
-            for fd in (ends[0], ends[1], ends[3]):
-                # a new pipe end has no status flag set: one F_SETFL, no F_GETFL first
-                fcntl.fcntl(fd, fcntl.F_SETFL, os.O_NONBLOCK)
-            ends.append(_exit_fd(popen))
-            child = cls(popen, ends[0], [ends[2], ends[4]], ends[5])
-        except BaseException:  # out of fds, say: leave nothing behind
-            for fd in ends:
-                os.close(fd)
-            os.killpg(popen.pid, signal.SIGKILL)
-            popen.wait()
-            raise
-        child.fds += (ends[1], ends[3])
-        return child, ends[1], ends[3]
-
-    def watch(self, fd: int, events: int) -> None:
-        self.poller.register(fd, events)
-        self.watched.add(fd)
-
-    def unwatch(self, fd: int) -> None:
-        if fd in self.watched:
-            self.watched.remove(fd)
-            self.poller.unregister(fd)
-
-    def poll(self) -> bool:
-        """True once the hook process itself has exited (and been reaped)."""
-        if self.returncode is None:
-            returncode = self.popen.poll()
-            if returncode is None:
-                return False
-            self.returncode = returncode
-            for fd in self.held:  # now the pipes may reach EOF, unless a descendant has them
-                self.close_fd(fd)
-            self.held = []
-        return True
-
-    async def wait(self) -> None:
-        while not self.poll():
-            await anyio.wait_readable(self.exit_fd)
-
-    def write(self, data: bytes | memoryview) -> None:
-        """Write what stdin takes without blocking; close it once all is written.
-
-        A hook need not read its stdin: if it closes it or exits, the rest is dropped."""
-        rest = memoryview(data)
-        try:
-            while rest:
-                rest = rest[os.write(self.stdin, rest) :]
-        except BlockingIOError:
-            if not self.pending:
-                self.watch(self.stdin, _WRITE)
-            self.pending = rest
-            return
-        except OSError:
-            pass
-        self.pending = memoryview(b"")
-        self.unwatch(self.stdin)
-        self.close_fd(self.stdin)
-        self.stdin = -1
-
-    def close_fd(self, fd: int) -> None:
-        self.fds.remove(fd)
-        os.close(fd)
-
-    def close(self) -> None:
-        for fd in self.fds:
-            os.close(fd)
-        self.fds.clear()
-        self.poller.close()
-
-
-def _exit_fd(popen: Process) -> int:
-    try:
-        return os.pidfd_open(popen.pid)
-    except (AttributeError, OSError):  # not Linux >= 5.3, or forbidden by a sandbox
-        pass
-    readable, writable = os.pipe()
-    threading.Thread(target=_reap_then_notify, args=(popen, writable), daemon=True).start()
-    return readable
-
-
-def _reap_then_notify(popen: Process, writable: int) -> None:
-    try:
-        popen.wait()
-    finally:
-        os.close(writable)  # EOF makes the read end readable
+_OUTPUT_WATCH_DELAY = 0.002  # seconds a hook runs before its output is read as it comes
 
 
 class _Capture:
@@ -215,11 +70,17 @@ class _Watch:
         self.started = started
         self.out = _Capture(stdout, command.output_cap)
         self.err = _Capture(stderr, command.output_cap)
-        self.child.watch(stdout, _READ)
-        self.child.watch(stderr, _READ)
         self.timed_out = False
         self.escaped: tuple[int, ...] = ()
-        self.child.write(command.stdin)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.output_watched = False
+
+    def watch_output(self) -> None:
+        if not self.output_watched:
+            self.output_watched = True
+            for capture in (self.out, self.err):
+                if not capture.done:
+                    self.child.watch(capture.fd, _READ)
 
     def streams_open(self) -> bool:
         return not (self.out.done and self.err.done)
@@ -236,48 +97,64 @@ class _Watch:
             self.err.pull()
         return self.out.over_cap or self.err.over_cap
 
-    async def _wait(self, loop: asyncio.AbstractEventLoop | None = None,
-                    deadline: float = 0.0) -> bool:
-        """Sleep until the poller has news (True) or, given an asyncio ``loop``, until its
-        clock reaches ``deadline`` (False). What can no longer change stops being watched
-        first, or a level-triggered EOF or exit would wake us again and again."""
+    async def _wait(self, deadline: float | None = None) -> bool:
+        """Sleep until the poller has news (True) or, on asyncio, until the loop's clock
+        reaches ``deadline`` (False). What can no longer change stops being watched first,
+        or a level-triggered EOF or exit would wake us again and again."""
         child = self.child
         if child.returncode is not None:
             child.unwatch(child.exit_fd)
         for capture in (self.out, self.err):
             if capture.done:
                 child.unwatch(capture.fd)
-        if loop is None:
-            await anyio.wait_readable(child.poller.fileno())
+        if self.loop is None:
+            await anyio.wait_readable(child.wait_fd())
             return True
-        return await _readable_before(loop, child.poller.fileno(), deadline)
+        return await readable(self.loop, child.wait_fd(), deadline)
 
     async def until_exit(self, timeout: float | None = None) -> None:
         """Return when the hook process exits, when its output passes the cap, or when
         ``timeout`` seconds have passed (:attr:`timed_out`).
 
         "Done" is the hook's own exit, not EOF: a background grandchild may hold the pipes
-        open for as long as it likes. On asyncio the timeout is one timer of the loop (an
-        anyio cancel scope with a deadline costs ~20 µs a run); elsewhere it is a scope."""
-        loop: asyncio.AbstractEventLoop | None = None
-        deadline = 0.0
-        if timeout is not None:
-            if _asyncio_task() is None:  # trio, or asyncio driving another library
+        open for as long as it likes.
+
+        On asyncio the timeout is one timer of the loop (an anyio cancel scope with a
+        deadline costs ~20 µs a run), and for the run's first :data:`_OUTPUT_WATCH_DELAY`
+        seconds only the exit is watched: a hook that is done by then (most shell
+        one-liners) wakes the loop once, not once per write as well, and what it wrote is
+        read when it has exited. A pipe holds 64 KiB; a hook that writes more in that time
+        waits at most that long for the rest. Elsewhere the timeout is an anyio cancel
+        scope and the output is watched from the start."""
+        if _asyncio_task() is not None:
+            self.loop = asyncio.get_running_loop()
+        loop = self.loop
+        if loop is None:  # trio, or asyncio driving another library
+            self.watch_output()
+            if timeout is not None:
                 with anyio.CancelScope(deadline=anyio.current_time() + timeout) as scope:
                     await self.until_exit()
                 self.timed_out = scope.cancelled_caught
                 return
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + timeout
+        now = 0.0 if loop is None else loop.time()
+        deadline = None if timeout is None else now + timeout
+        watch_at = now + _OUTPUT_WATCH_DELAY
         while True:
-            if not await self._wait(loop, deadline):
-                self.timed_out = True
-                return
+            when = deadline
+            if not self.output_watched:
+                when = watch_at if deadline is None else min(watch_at, deadline)
+            if not await self._wait(when):
+                if deadline is not None and (self.output_watched or loop is None
+                                             or loop.time() >= deadline):
+                    self.timed_out = True
+                    return
+                self.watch_output()
             if self.step() or self.child.returncode is not None:
                 return
 
     async def drain(self) -> None:
         """After the exit, keep reading for ``drain`` seconds while a pipe is still open."""
+        self.watch_output()
         with anyio.move_on_after(self.command.drain):
             while self.streams_open():
                 await self._wait()
@@ -301,13 +178,18 @@ class _Watch:
                                holders=self.streams_open())
 
     async def finish(self) -> None:
-        """End whatever is left of the hook's group, reap the hook, close every fd."""
+        """End whatever is left of the hook's group, reap the hook, keep what it wrote that
+        is still in the pipes (output is not read as it comes in a run's first moments),
+        close every fd."""
         try:
             # before the group ends: its live members are what leads to a process that left
             self.look_for_escapes()
             with anyio.CancelScope(shield=True):
                 await end_group(self.child, self.command.grace)
         finally:
+            for capture in (self.out, self.err):
+                if not capture.done:
+                    capture.pull()
             self.child.close()
 
     def kind(self) -> OutcomeKind:
@@ -318,7 +200,8 @@ class _Watch:
         returncode = self.child.returncode
         if returncode is not None and returncode < 0:
             return OutcomeKind.SIGNALED
-        if not (_is_utf8(self.out.data) and _is_utf8(self.err.data)):
+        if not ((not self.out.data or _is_utf8(self.out.data))
+                and (not self.err.data or _is_utf8(self.err.data))):
             return OutcomeKind.NOT_UTF8
         return OutcomeKind.EXITED
 
@@ -345,24 +228,6 @@ def _asyncio_task() -> asyncio.Task[Any] | None:
         return asyncio.current_task()
     except RuntimeError:  # no asyncio loop running in this thread
         return None
-
-
-async def _readable_before(loop: asyncio.AbstractEventLoop, fd: int, deadline: float) -> bool:
-    """Wait on ``loop`` until ``fd`` is readable (True) or its clock reaches ``deadline``
-    (False). A cancellation of the task goes through, leaving no reader or timer behind."""
-    waiter = loop.create_future()
-
-    def wake(readable: bool) -> None:
-        if not waiter.done():
-            waiter.set_result(readable)
-
-    loop.add_reader(fd, wake, True)
-    timer = loop.call_at(deadline, wake, False)
-    try:
-        return bool(await waiter)
-    finally:
-        loop.remove_reader(fd)
-        timer.cancel()
 
 
 def _is_utf8(data: bytearray) -> bool:

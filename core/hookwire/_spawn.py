@@ -1,8 +1,8 @@
 """Starting one hook process in its own session with three given pipe ends.
 
 One path on every supported CPython, on public interfaces only: the C library's
-``posix_spawn`` (a ``vfork``-style start) through :mod:`ctypes`, with ``setsid``, the
-signals Python ignores (``SIGPIPE``, ``SIGXFSZ``) back at their defaults, and file actions
+``posix_spawn`` (a ``vfork``-style start) through :mod:`ctypes`, with ``setsid``, every
+signal back at its default (Python ignores ``SIGPIPE`` and ``SIGXFSZ``), and file actions
 that put the pipes on 0-2, close every other descriptor and change into the hook's
 directory. ``os.posix_spawn`` has no ``chdir`` file action, and every Claude Code hook runs
 in the project directory; ``subprocess.Popen`` does what this does but re-encodes the
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -44,9 +43,7 @@ def spawn(argv: Sequence[str], executable: str | None, env: Mapping[str, str] | 
     environment's ``PATH``) with ``stdin``/``stdout``/``stderr`` as its 0-2, in a new session."""
     if _LIBC is None:
         return _popen(argv, executable, env, cwd, stdin, stdout, stderr)
-    args = [os.fsencode(a) for a in argv]
-    if any(b"\0" in a for a in args):
-        raise ValueError("embedded null byte")
+    args = _argv(argv)
     envp = _envp(env)
     bcwd = None if cwd is None else os.fsencode(cwd)
     if executable is not None or os.sep in argv[0]:
@@ -118,13 +115,28 @@ def _popen(argv: Sequence[str], executable: str | None, env: Mapping[str, str] |
                             stderr=stderr, env=environ, cwd=cwd, start_new_session=True)
 
 
+def _argv(argv: Sequence[str]) -> Any:
+    """``argv`` as the C array ``posix_spawn`` takes, kept for the next run of the same
+    command (a bounded number of them)."""
+    key = argv if isinstance(argv, tuple) else tuple(argv)
+    array = _ARGVS.get(key)
+    if array is None:
+        if len(_ARGVS) >= _ARGVS_KEPT:
+            _ARGVS.clear()
+        array = _ARGVS[key] = _c_strings([os.fsencode(a) for a in argv])
+    return array
+
+
+_ARGVS: dict[tuple[str, ...], Any] = {}
+_ARGVS_KEPT = 256
+
+
 def _envp(env: Mapping[str, str] | None) -> Any:
     """The environment as the C array ``posix_spawn`` takes: built once per
     :class:`Environment` (kept on it), per call for another mapping, the process's own
     ``environ`` for ``None``."""
     if env is None:
-        assert _LIBC is not None
-        return ctypes.c_void_p.in_dll(_LIBC, "environ")
+        return _ENVIRON
     if isinstance(env, Environment):
         if env.spawn_cache is None:
             env.spawn_cache = _c_strings([k + b"=" + v for k, v in env.as_bytes.items()])
@@ -138,24 +150,13 @@ def _c_strings(items: list[bytes]) -> Any:
     return (ctypes.c_char_p * (len(items) + 1))(*items, None)
 
 
-def _posix_spawn(path: bytes, args: list[bytes], envp: Any, cwd: bytes | None,
+def _posix_spawn(path: bytes, args: Any, envp: Any, cwd: bytes | None,
                  fds: tuple[int, int, int], cwd_name: str | None, name: str) -> int:
     lib = _LIBC
     assert lib is not None
-    actions = ctypes.create_string_buffer(_ACTIONS_SIZE)
-    lib.posix_spawn_file_actions_init(actions)
-    try:
-        for target, fd in enumerate(fds):
-            lib.posix_spawn_file_actions_adddup2(actions, fd, target)
-        lib.posix_spawn_file_actions_addclosefrom_np(actions, 3)
-        if cwd is not None:
-            lib.posix_spawn_file_actions_addchdir_np(actions, cwd)
-        pid = ctypes.c_int()
-        argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
-        err = lib.posix_spawn(ctypes.byref(pid), path, actions, _ATTR, argv,
-                              envp if isinstance(envp, ctypes.Array) else envp.value)
-    finally:
-        lib.posix_spawn_file_actions_destroy(actions)
+    pid = ctypes.c_int()
+    err = lib.posix_spawn(ctypes.byref(pid), path, _file_actions(fds, cwd), _ATTR, args,
+                          envp if isinstance(envp, ctypes.Array) else envp.value)
     if err:
         # The C library reports the errno of the child's chdir or exec alike; name the cwd
         # when it is what failed, as Popen does.
@@ -163,6 +164,48 @@ def _posix_spawn(path: bytes, args: list[bytes], envp: Any, cwd: bytes | None,
                                                    and os.access(cwd_name, os.X_OK))
         raise OSError(err, os.strerror(err), cwd_name if failed_cwd else name)
     return pid.value
+
+
+class _Actions(threading.local):
+    """This thread's file actions by (pipe ends, cwd): the pipes of one run after another
+    get the same descriptor numbers, so a hook's actions are built once (six C calls, six
+    ``getrlimit``) and reused. Per thread, as one thread may be inside ``posix_spawn`` with a
+    set while another would evict it."""
+
+    def __init__(self) -> None:
+        self.sets: dict[tuple[tuple[int, int, int], bytes | None], Any] = {}
+
+
+_ACTIONS = _Actions()
+_ACTIONS_KEPT = 16
+
+
+def _file_actions(fds: tuple[int, int, int], cwd: bytes | None) -> Any:
+    sets = _ACTIONS.sets
+    key = (fds, cwd)
+    actions = sets.get(key)
+    if actions is not None:
+        return actions
+    lib = _LIBC
+    assert lib is not None
+    if len(sets) >= _ACTIONS_KEPT:  # the oldest goes
+        lib.posix_spawn_file_actions_destroy(sets.pop(next(iter(sets))))
+    actions = ctypes.create_string_buffer(_ACTIONS_SIZE)
+    lib.posix_spawn_file_actions_init(actions)
+    try:
+        errors = [lib.posix_spawn_file_actions_adddup2(actions, fd, target)
+                  for target, fd in enumerate(fds)]
+        errors.append(lib.posix_spawn_file_actions_addclosefrom_np(actions, 3))
+        if cwd is not None:
+            errors.append(lib.posix_spawn_file_actions_addchdir_np(actions, cwd))
+        for err in errors:  # each returns an errno value, 0 for success
+            if err:
+                raise OSError(err, os.strerror(err))
+    except BaseException:
+        lib.posix_spawn_file_actions_destroy(actions)
+        raise
+    sets[key] = actions
+    return actions
 
 
 # glibc's posix_spawn_file_actions_t is 80 bytes and posix_spawnattr_t 336 on 64-bit Linux;
@@ -190,9 +233,9 @@ def _load() -> tuple[ctypes.CDLL | None, Any]:
     attr = ctypes.create_string_buffer(1024)
     sigset = ctypes.create_string_buffer(256)
     lib.posix_spawnattr_init(attr)
-    lib.sigemptyset(sigset)
-    for sig in ("SIGPIPE", "SIGXFSZ"):  # ignored by Python; Popen restores them too
-        lib.sigaddset(sigset, getattr(signal, sig))
+    # Every signal at its default, as libuv (Claude Code, Gemini CLI) leaves its children.
+    # Given the full set, the C library sets each disposition without reading it first.
+    lib.sigfillset(sigset)
     if (lib.posix_spawnattr_setsigdefault(attr, sigset)
             or lib.posix_spawnattr_setflags(attr, ctypes.c_short(_SETSIGDEF | _SETSID))):
         return None, None
@@ -200,3 +243,5 @@ def _load() -> tuple[ctypes.CDLL | None, Any]:
 
 
 _LIBC, _ATTR = _load()
+# the C library's ``environ``, read at each spawn (``os.environ`` changes it)
+_ENVIRON = None if _LIBC is None else ctypes.c_void_p.in_dll(_LIBC, "environ")

@@ -18,6 +18,7 @@ import anyio
 import anyio.lowlevel
 import attrs
 
+from hookwire._child import _Child
 from hookwire._command import (
     DEFAULT_GRACE,
     DEFAULT_OUTPUT_CAP,
@@ -28,7 +29,7 @@ from hookwire._command import (
     OutcomeKind,
 )
 from hookwire._plans import PlanCache
-from hookwire._process import _Child, _Watch
+from hookwire._process import _Watch
 
 __all__ = ["DEFAULT_GRACE", "DEFAULT_OUTPUT_CAP", "Command", "Direct", "Environment", "Outcome",
            "OutcomeKind", "PlanCache", "run"]
