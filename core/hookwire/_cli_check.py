@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hookwire._cli_common import (
+    _PARTS,
     EXIT_OK,
     EXIT_PROBLEMS,
     EXIT_USAGE,
@@ -48,9 +49,6 @@ def _foreign_configs(kernel: Any, start: Path, read: set[str]) -> list[tuple[str
 #: Every status ``check`` gives a hook; only ``runs`` runs.
 STATUSES = ("runs", "untrusted", "not emitted", "invalid", "missing", "not executable",
             "disabled", "not lent")
-_PARTS = {"model": "model", "mcp": "MCP session"}
-
-
 def gather(kernel: Any, config: Any, start: Path) -> tuple[list[Any], list[Any]]:
     """Every item a host would load in ``start`` (hookwire's files, then the harnesses'),
     and the warnings: :func:`hookwire.discovery.discover`'s order and de-duplication."""

@@ -57,6 +57,22 @@ def _what(entry: Any) -> str:
     return f"{entry.dialect}:{entry.event}{matcher}  `{entry.display}`"
 
 
+def _in_process(kernel: Any, entry: Any) -> str | None:
+    """Where ``entry`` runs when it is not a process (an http, prompt, agent or mcp_tool
+    hook), else ``None``: its approval pins its text, and no file is read to run it."""
+    try:
+        part = kernel.dialect(entry.dialect).runs_on(entry)
+    except Exception:  # a dialect that cannot say: treat it as a process
+        return None
+    if part is None:
+        return None
+    return "in hookwire's process" if part == "hookwire" else \
+        f"on the host's {_PARTS.get(part, part)}"
+
+
+_PARTS = {"model": "model", "mcp": "MCP session"}
+
+
 def _pin_now(kernel: Any, entry: Any, root: str) -> Any:
     from hookwire import trust
 

@@ -12,6 +12,7 @@ from hookwire._cli_common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     _host,
+    _in_process,
     _kernel,
     _load,
     _print_file_errors,
@@ -103,11 +104,14 @@ def cmd_trust(args: argparse.Namespace) -> int:
         waiting = {k: v for k, v in gated.items() if v[2] != trust.TrustState.TRUSTED}
         for rid, (entry, pin, state) in gated.items():
             source = entry.source or entry.provenance.value
-            print(f"{state:<8} {rid}  {_what(entry)}\n"
-                  f"         source {source}, {_where(entry.location.file, entry.location.line)}"
-                  f"; runs {pin.path or '(nothing pinned: ' + str(pin.note) + ')'}"
-                  + (f" via {pin.interpreter}" if pin.interpreter else "")
-                  + f"\n         {pin.pinned}")
+            where = _where(entry.location.file, entry.location.line)
+            inside = _in_process(kernel, entry)
+            runs = (f"runs {inside}\n         pinned by its text (no file is read to run "
+                    "it)" if inside
+                    else f"runs {pin.path or '(nothing pinned: ' + str(pin.note) + ')'}"
+                    + (f" via {pin.interpreter}" if pin.interpreter else "")
+                    + f"\n         {pin.pinned}")
+            print(f"{state:<8} {rid}  {_what(entry)}\n         source {source}, {where}; {runs}")
         if waiting:
             print(f"{len(waiting)} hook(s) wait for approval: `hookwire trust ID ...` or "
                   "`hookwire trust --all`")
@@ -129,8 +133,10 @@ def cmd_trust(args: argparse.Namespace) -> int:
             continue
         source = entry.source or entry.provenance.value
         trust.approve(entry, store, pin, source=source)
-        pinned = f"{pin.path} {pin.digest[:19]}, {pin.pinned}" if pin.path and pin.digest \
-            and not pin.text_only else pin.pinned
+        inside = _in_process(kernel, entry)
+        pinned = (f"its text (it runs {inside})" if inside else
+                  f"{pin.path} {pin.digest[:19]}, {pin.pinned}" if pin.path and pin.digest
+                  and not pin.text_only else pin.pinned)
         print(f"trusted   {rid}  {_what(entry)}  pins {pinned}")
     if not chosen:
         print("nothing waits for approval")

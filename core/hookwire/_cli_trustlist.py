@@ -10,7 +10,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hookwire._cli_common import EXIT_OK, EXIT_USAGE, _kernel, _load, _pin_now, _where
+from hookwire._cli_common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    _in_process,
+    _kernel,
+    _load,
+    _pin_now,
+    _where,
+)
 
 
 def candidates(kernel: Any, store: Any, config: Any) -> dict[str, tuple[Any, Any, str,
@@ -50,17 +58,17 @@ def _folder_home(folder: str, store: Any) -> str:
     return "the host (Kernel(trusted_folders=...) or project_hooks)"
 
 
-def _gated(store: Any) -> tuple[dict[str, tuple[Any, Any, str, str | None]], str | None]:
-    """:func:`candidates` for the current folder, and why none could be read (an invalid
-    hooks file)."""
+def _gated(store: Any) -> tuple[dict[str, tuple[Any, Any, str, str | None]], str | None, Any]:
+    """:func:`candidates` for the current folder, why none could be read (an invalid hooks
+    file), and the kernel they were read with."""
     from hookwire.config import ConfigFileError
 
     kernel = _kernel()
     try:
         config = _load()
     except ConfigFileError as exc:
-        return {}, f"a hooks file is invalid: {exc}"
-    return candidates(kernel, store, config), None
+        return {}, f"a hooks file is invalid: {exc}", kernel
+    return candidates(kernel, store, config), None, kernel
 
 
 def describe_pin(pin: Any) -> dict[str, Any]:
@@ -87,7 +95,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from hookwire import trust
 
     store = trust.TrustStore()
-    gated, problem = _gated(store)
+    gated, problem, kernel = _gated(store)
     rows: list[dict[str, Any]] = []
     # the configured hooks in the order a host loads them, then approvals of hooks not
     # configured here
@@ -112,6 +120,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                                                   "line": entry.location.line},
             "approval": approval,
             "pinned": describe_pin(pin),
+            # an http, prompt, agent or mcp_tool hook: no file is read to run it
+            "in_process": None if entry is None else _in_process(kernel, entry),
         }
         if record is not None and state == trust.TrustState.CHANGED:
             row["change"] = trust.difference(record.pin, now)
@@ -145,6 +155,10 @@ def _print(rows: list[dict[str, Any]], store: str, problem: str | None) -> None:
         if "change" in row:
             print(f"  changed: {row['change']}")
         pinned = row["pinned"]
+        if row["in_process"]:
+            print(f"  pinned by its text: it runs {row['in_process']}, so no file is read "
+                  "to run it")
+            continue
         if pinned["text_only"]:
             print(f"  pinned by command text only: {pinned['text_only']}")
         elif pinned["note"] and not pinned["chain"]:

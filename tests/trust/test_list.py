@@ -149,3 +149,32 @@ def test_check_says_an_approved_in_process_hook_runs_under_strict_trust(tmp_path
     assert [(r["status"], r["detail"].split(", ")[1]) for r in rows] == [
         ("runs", "in process"), ("runs", "on the host's model")], rows
     assert all(r["detail"].endswith("pinned by its text") for r in rows), rows
+
+
+def test_trust_and_the_list_say_an_in_process_hook_is_pinned_by_its_text(tmp_path: Path,
+                                                                          home: Path) -> None:
+    """An http or prompt hook is no process: ``trust``, ``trust --all`` and ``trust --list``
+    say it runs in hookwire's process or on the host's model and that its text is what an
+    approval pins, not that its URL or prompt is "not found" shell text or that it was
+    "approved before hookwire pinned" helper files."""
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [
+            {"type": "http", "url": "http://127.0.0.1:9/hook"},
+            {"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"}]}]}}))
+    listed = hookwire(tmp_path, home, "trust")
+    assert listed.returncode == 0, listed.stderr
+    assert "runs in hookwire's process\n         pinned by its text" in listed.stdout
+    assert "runs on the host's model\n         pinned by its text" in listed.stdout
+    for text in (listed.stdout, hookwire(tmp_path, home, "trust", "--list").stdout):
+        assert "not found" not in text and "command text only" not in text, text
+        assert "approved before" not in text, text
+    pending = hookwire(tmp_path, home, "trust", "--list").stdout
+    assert "pinned by its text: it runs in hookwire's process, so no file is read" in pending
+    assert "pinned by its text: it runs on the host's model, so no file is read" in pending
+    approved = hookwire(tmp_path, home, "trust", "--all")
+    assert approved.returncode == 0, approved.stderr
+    assert approved.stdout.count("pins its text (it runs ") == 2, approved.stdout
+    rows = json.loads(hookwire(tmp_path, home, "trust", "--list", "--json").stdout)["hooks"]
+    assert [r["in_process"] for r in rows] == ["in hookwire's process", "on the host's model"]
+    assert all(r["state"] == "trusted" for r in rows), rows
