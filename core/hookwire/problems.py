@@ -57,6 +57,15 @@ def _what(entry: HookEntry) -> str:
     return f"{entry.dialect} {entry.event} hook{matcher} `{entry.display}`"
 
 
+def _turned_off(dialect: Dialect, entry: HookEntry) -> bool:
+    """Whether the harness's own settings turn ``entry`` off (Claude Code's
+    ``disableAllHooks``, ``allowManagedHooksOnly``): its dialect never selects it."""
+    try:
+        return dialect.harness_trust(entry).runs is False
+    except Exception:  # a dialect that cannot say: name the hook as waiting
+        return False
+
+
 def hook_problems(entries: Iterable[HookEntry], dialects: Mapping[str, Dialect],
                   host: HostProfile | None, tools: Sequence[str] | None,
                   tool_map: ToolMap, gate: Any = None) -> list[Problem]:
@@ -67,12 +76,14 @@ def hook_problems(entries: Iterable[HookEntry], dialects: Mapping[str, Dialect],
     out: list[Problem] = []
     waiting = getattr(gate, "waiting", None)
     for entry in entries:
+        dialect = dialects.get(entry.dialect)
         why = waiting(entry) if waiting is not None else None
         if why is not None:
+            if dialect is not None and _turned_off(dialect, entry):
+                continue  # its harness's settings turn it off: an approval would not run it
             out.append(Problem(kind=ProblemKind.PENDING, message=why, location=entry.location,
                                entry=entry))
             continue
-        dialect = dialects.get(entry.dialect)
         if dialect is None:
             continue
         spec = dialect.events.get(entry.event)

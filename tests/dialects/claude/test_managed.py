@@ -199,3 +199,30 @@ def test_check_says_disabled_for_the_hooks_the_managed_settings_turn_off(
     assert rows["managed"]["status"] == "runs", rows
     assert rows["user"]["status"] == "disabled", rows
     assert "allowManagedHooksOnly" in rows["user"]["detail"]
+
+
+@pytest.mark.anyio
+async def test_a_repository_hook_the_settings_turn_off_is_not_named_as_waiting(
+        layout: Layout, monkeypatch: pytest.MonkeyPatch) -> None:
+    # allowManagedHooksOnly turns the project's hook off: approving it would not make it run,
+    # so the session does not name it as waiting for approval (check says "disabled")
+    monkeypatch.delenv("HOOKWIRE_TRUSTED_FOLDERS", raising=False)  # the suite trusts tmp
+    write_settings(layout.managed / "managed-settings.json", layout.hook("managed"),
+                   allowManagedHooksOnly=True)
+    write_settings(layout.proj / ".claude" / "settings.json", layout.hook("project"))
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(ClaudeDialect())
+    discover(kernel, layout.proj, home=layout.home)
+    async with kernel.session(cwd=str(layout.proj), project_dir=str(layout.proj)) as session:
+        await session.tool_pre("Bash", {"command": "ls"})
+        pending = [p for p in session.problems if p.kind.value == "pending"]
+    assert pending == []
+    assert layout.ran() == ["managed"]
+    # without the managed key the same hook is named, with the command that approves it
+    write_settings(layout.managed / "managed-settings.json", layout.hook("managed"))
+    kernel = Kernel(load_entry_points=False)
+    kernel.add_dialect(ClaudeDialect())
+    discover(kernel, layout.proj, home=layout.home)
+    async with kernel.session(cwd=str(layout.proj), project_dir=str(layout.proj)) as session:
+        (waiting,) = [p for p in session.problems if p.kind.value == "pending"]
+    assert "project" in waiting.message and "hookwire trust" in waiting.message
