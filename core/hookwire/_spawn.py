@@ -233,9 +233,12 @@ def _load() -> tuple[ctypes.CDLL | None, Any]:
     attr = ctypes.create_string_buffer(1024)
     sigset = ctypes.create_string_buffer(256)
     lib.posix_spawnattr_init(attr)
-    # Every signal at its default, as libuv (Claude Code, Gemini CLI) leaves its children.
-    # Given the full set, the C library sets each disposition without reading it first.
-    lib.sigfillset(sigset)
+    # Every signal at its default, as a hook of Claude Code or Gemini CLI (libuv) starts.
+    # Given the full set, the C library sets each disposition without reading it first. The
+    # bits are set by hand: sigfillset leaves out glibc's own signals 32 and 33, which its
+    # posix_spawn then sets to SIG_IGN in the child, and an ignored signal stays ignored
+    # across exec. (Nothing signals the child before its exec: it is not a thread of ours.)
+    ctypes.memset(sigset, 0xFF, 8)  # signals 1-64: bits 0-63 of a sigset_t
     if (lib.posix_spawnattr_setsigdefault(attr, sigset)
             or lib.posix_spawnattr_setflags(attr, ctypes.c_short(_SETSIGDEF | _SETSID))):
         return None, None

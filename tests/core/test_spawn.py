@@ -54,6 +54,21 @@ async def test_signals_python_ignores_are_at_their_default_in_the_hook() -> None
         assert not ignored & (1 << (sig - 1)), (sig, outcome.stdout)
 
 
+@pytest.mark.skipif(_spawn._LIBC is None or not os.path.exists("/proc/self/status"),
+                    reason="the posix_spawn path and Linux /proc")
+async def test_a_signal_the_host_ignores_is_at_its_default_in_the_hook() -> None:
+    """Every signal starts at its default, as libuv starts the hooks of Claude Code and
+    Gemini CLI; Codex (Rust's std) resets SIGPIPE alone (Codex divergence D16). glibc's own
+    signals 32 and 33, which its posix_spawn would leave ignored, are at their default too."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+    try:
+        outcome = await run(Command(shell="grep '^SigIgn:' /proc/self/status"))
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    ignored = int(outcome.stdout.split()[1], 16)
+    assert ignored == 0, outcome.stdout
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs Linux /proc")
 async def test_no_descriptor_but_0_1_2_reaches_the_hook(tmp_path: Path) -> None:
     opened = os.open(tmp_path, os.O_RDONLY)
