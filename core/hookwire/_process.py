@@ -126,8 +126,9 @@ class _Watch:
         read when it has exited. A pipe holds 64 KiB; a hook that writes more in that time
         waits at most that long for the rest. Elsewhere the timeout is an anyio cancel
         scope and the output is watched from the start."""
-        if _asyncio_task() is not None:
-            self.loop = asyncio.get_running_loop()
+        task = _asyncio_task()
+        if task is not None:
+            self.loop = task.get_loop()
         loop = self.loop
         if loop is None:  # trio, or asyncio driving another library
             self.watch_output()

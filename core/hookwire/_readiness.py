@@ -33,12 +33,15 @@ class _Hub:
         weakref.finalize(loop, self.epoll.close)  # a closed loop keeps it until collected
 
     def ready(self) -> None:
-        for fd, _ in self.epoll.poll(0):
+        # a bounded batch (the default asks for room for 1023 events at every call); what is
+        # left keeps our descriptor readable, so the loop calls back at once
+        for fd, _ in self.epoll.poll(0, _BATCH):
             waiter = self.waiters.pop(fd, None)
             if waiter is not None and not waiter.done():
                 waiter.set_result(True)
 
 
+_BATCH = 64
 _HUBS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Hub] = weakref.WeakKeyDictionary()
 
 

@@ -183,3 +183,19 @@ def test_a_quick_hook_wakes_the_loop_once() -> None:
 
     # a loaded machine may take longer than the delay to run it: then it is read as it comes
     assert min(asyncio.run(main()) for _ in range(5)) == 1
+
+
+def test_more_waits_at_once_than_one_batch_all_end() -> None:
+    """More hooks than the instance reports in one batch (64), all waiting at once: each run
+    ends with its own output."""
+
+    async def main() -> list[bytes]:
+        results: list[bytes] = [b""] * 100
+
+        async def one(i: int) -> None:
+            results[i] = (await run(Command(shell=f"echo {i}", timeout=60))).stdout
+
+        await asyncio.gather(*(one(i) for i in range(100)))
+        return results
+
+    assert asyncio.run(main()) == [f"{i}\n".encode() for i in range(100)]
