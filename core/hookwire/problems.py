@@ -59,11 +59,13 @@ def _what(entry: HookEntry) -> str:
 
 def _turned_off(dialect: Dialect, entry: HookEntry) -> bool:
     """Whether the harness's own settings turn ``entry`` off (Claude Code's
-    ``disableAllHooks``, ``allowManagedHooksOnly``): its dialect never selects it."""
+    ``disableAllHooks``, ``allowManagedHooksOnly``, Codex's ``enabled = false``): its dialect
+    never selects it. A hook the harness has not trusted yet is not off: it stays named."""
     try:
-        return dialect.harness_trust(entry).runs is False
+        state = dialect.harness_trust(entry)
     except Exception:  # a dialect that cannot say: name the hook as waiting
         return False
+    return state.runs is False and state.kind is ProblemKind.DISABLED
 
 
 def hook_problems(entries: Iterable[HookEntry], dialects: Mapping[str, Dialect],
