@@ -143,12 +143,13 @@ def ci(session: nox.Session) -> None:
         shutil.rmtree(dist, ignore_errors=True)
 
 
-#: The peers of the side-by-side benchmark (benchmarks/bench_peers.py), by PyPI name, with the
-#: oldest Python each installs on. Each is installed by a pip call of its own: code-puppy pins
-#: agent-client-protocol<0.12, the OpenHands SDK >=0.12.1, so no single resolve holds both;
-#: neither hook engine imports that package.
-PEERS = {"clip-harness": "3.11", "nxthooks": "3.11", "code-puppy": "3.11",
-         "openhands-sdk": "3.12"}
+#: The peers of the side-by-side benchmark (benchmarks/bench_peers.py), by PyPI requirement
+#: (the versions docs/benchmarks.md reports), with the oldest Python each installs on. Each is
+#: installed by a pip call of its own: code-puppy pins agent-client-protocol<0.12, the
+#: OpenHands SDK >=0.12.1, so no single resolve holds both; neither hook engine imports that
+#: package. (Unpinned, the SDK's resolve next to the others spun for minutes on 3.12.)
+PEERS = {"clip-harness==0.3.0": "3.11", "nxthooks==0.1.0": "3.11",
+         "code-puppy==0.0.946": "3.11", "openhands-sdk==1.44.1": "3.12"}
 _PEER_NAMES = {"openhands-sdk": "openhands"}
 
 
@@ -166,7 +167,8 @@ def peers(session: nox.Session) -> None:
     for peer, oldest in PEERS.items():
         if version >= tuple(map(int, oldest.split("."))):
             session.install(peer)
-            required.append(_PEER_NAMES.get(peer, peer))
+            name = peer.split("==")[0]
+            required.append(_PEER_NAMES.get(name, name))
         else:
             session.log(f"{peer} needs Python >= {oldest}: not in this Python's table")
     bench = ROOT / "benchmarks"

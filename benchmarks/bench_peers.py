@@ -21,6 +21,9 @@ Rows, each against a floor measured in the same run (ratios are medians over flo
   pluggy hook call with one no-op implementation;
 - ``one hook``: one ``true`` hook (nxthooks: a ``#!/bin/sh`` file holding ``true``); floor:
   ``subprocess.run(["/bin/sh", "-c", "true"])`` with the payload on stdin, output captured;
+  a reference measured in the same rotation, not a competitor: hookwire's runner alone on
+  the command its dialect prepares for that hook (what is left of hookwire's time is its
+  dispatch);
 - ``eight hooks``: eight ``true`` hooks on the call (``true 0`` ... ``true 7``: Claude Code
   runs identical hooks once) (hookwire and code-puppy run them at
   once, the others one after another, as each does); floor: eight such processes at once;
@@ -198,6 +201,29 @@ def _nxthooks(folder: Path, scenario: str) -> Call:
     return call
 
 
+def _hookwire_runner(folder: Path, scenario: str) -> Call:
+    """Not a peer: hookwire's runner alone on the exact command its Claude Code dialect
+    prepares for the ``one`` row's hook (payload, environment, cwd, timeout), no dispatch.
+    Beside the ``hookwire`` column it splits hookwire's cost into spawn and dispatch."""
+    from hookwire import Kernel
+    from hookwire.events import ToolPre
+    from hookwire.runner import run
+
+    settings = folder / f"hookwire-runner-{scenario}.json"
+    settings.write_text(json.dumps({"hooks": _claude_hooks(scenario)}))
+    kernel = Kernel()
+    kernel.add_config("claude", settings)
+    session = kernel.session(session_id="bench", cwd=str(folder))
+    group = kernel.index.by_seam[ToolPre.seam][0]
+    event = ToolPre(tool_name="Bash", tool_input=dict(TOOL_INPUT), tool_use_id="toolu_bench")
+    command = group.dialect.prepare(group.entries[0], event, group.native, session.info).command
+
+    async def call() -> int:
+        return int((await run(command)).ok)
+
+    return call
+
+
 BUILDERS: dict[str, Callable[[Path, str], Call]] = {
     "hookwire": _hookwire, "openhands": _openhands, "code-puppy": _code_puppy,
     "clip-harness": _clip_harness, "nxthooks": _nxthooks}
@@ -334,6 +360,8 @@ async def measure(quick: bool, flood: bool, require: list[str]) -> dict[str, Any
     for scenario, (n, repeat) in loops.items():
         calls = {name: BUILDERS[name](folder, scenario) for name in present}
         calls["floor"] = floors[scenario]
+        if scenario == "one":
+            calls["runner"] = _hookwire_runner(folder, scenario)
         expected = {name: _expected(scenario) for name in calls}
         expected["floor"] = 0 if scenario == "no-match" else _expected(scenario)
         samples: dict[str, list[tuple[float, float]]] = {name: [] for name in calls}
@@ -349,6 +377,8 @@ async def measure(quick: bool, flood: bool, require: list[str]) -> dict[str, Any
         rows[scenario] = {"n": n, "floor": floor} | {
             name: st | {"ratio": st["ms"] / floor["ms"], "ratio_p10": st["p10"] / floor["p10"]}
             for name, st in stats.items()}
+        if "runner" in rows[scenario]:  # a reference, not a competitor
+            rows[scenario]["reference"] = rows[scenario].pop("runner")
     rows["stall"] = {name: await _stall(BUILDERS[name](folder, "stall"), name, 5 if quick else 15)
                      for name in present}
     if flood:
@@ -412,6 +442,16 @@ def table(data: dict[str, Any]) -> str:
                          f"{row[n]['p75'] * _unit(scenario):.3g}" for n in names)
                      for scenario, row in data["rows"].items()
                      if scenario not in ("flood", "stall")))
+    ref = data["rows"].get("one", {}).get("reference")
+    if ref is not None:
+        whole = data["rows"]["one"]["hookwire"]
+        lines.append("")
+        lines.append(
+            f"Reference, not a peer: hookwire's runner alone on the command its dialect "
+            f"prepares for the one-hook row, no dispatch: {ref['ratio']:.2f}x / "
+            f"{ref['ratio_p10']:.2f}x / {ref['cpu_ms']:.3g} (the hookwire column less this "
+            f"is the dispatch: {(whole['ms'] - ref['ms']) * 1000:.0f} µs median, "
+            f"{(whole['cpu_ms'] - ref['cpu_ms']) * 1000:.0f} µs of CPU).")
     for name, why in data["missing"].items():
         lines.append(f"\n{name}: {why}")
     return "\n".join(lines)
@@ -428,6 +468,11 @@ def _json_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
                         "hookwire_ms": round(row[name]["ms"], 4),
                         "baseline_ms": round(row["floor"]["ms"], 4),
                         "ratio": round(row[name]["ratio"], 3)})
+        if "reference" in row:
+            out.append({"name": f"peers {scenario}: hookwire runner alone (reference) vs floor",
+                        "hookwire_ms": round(row["reference"]["ms"], 4),
+                        "baseline_ms": round(row["floor"]["ms"], 4),
+                        "ratio": round(row["reference"]["ratio"], 3)})
     return out
 
 
