@@ -37,6 +37,7 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, override
 
 from hookwire.dialects.codex import events as ev
+from hookwire.dialects.codex import trust
 
 U64 = NewType("U64", int)
 _U64_MAX = 2**64 - 1
@@ -130,6 +131,14 @@ def _strict(ok: Callable[[Any], bool], expected: str) -> Callable[[Any, Any], An
     return hook
 
 
+def _mcp_input(value: Any, _: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):  # null too: absent is the only way to give no input
+        raise _Refused(f"invalid type: {kind(value)}, expected a map")
+    if not trust.toml_representable(value):
+        raise _Refused("MCP hook input must be representable as TOML")
+    return value
+
+
 def _is_u64(value: Any) -> bool:
     return type(value) is int and 0 <= value <= _U64_MAX
 
@@ -147,7 +156,8 @@ def make_converter() -> cattrs.Converter:
     variants: dict[str, Callable[[Any, Any], Any]] = {
         "command": make_dict_structure_fn(
             CommandHook, conv, command_windows=override(rename="commandWindows"), **renames),
-        "mcp_tool": make_dict_structure_fn(McpToolHook, conv, **renames),
+        "mcp_tool": make_dict_structure_fn(McpToolHook, conv, **renames,
+                                           input=override(struct_hook=_mcp_input)),
         "prompt": make_dict_structure_fn(OtherHook, conv),
         "agent": make_dict_structure_fn(OtherHook, conv),
     }

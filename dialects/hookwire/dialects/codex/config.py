@@ -97,15 +97,28 @@ def read_hooks_json(source: Source, states: Mapping[str, trust.HookState],
         parsed = _wire.structure(doc.value, _wire.HooksFile, "$", lines)
     except _wire.WireFailure as exc:
         return _failed(source, str(exc), _line(lines, exc.pointer))
-    reader = _Reader(source, states, lines, order)
+    reader = _Reader(source, states, lines, order, _as_written(text, "hooks"))
     reader.read_events(parsed.hooks, "$.hooks")
     return reader.result()
+
+
+def _as_written(text: str, *path: str | int) -> Any:
+    """The value at ``path`` of a JSON text already read once, its numbers as written
+    (:func:`trust.literal_numbers`), when it may hold an mcp_tool hook (whose trust hash
+    takes them so); else ``None``."""
+    if '"mcp_tool"' not in text:
+        return None
+    value = trust.literal_numbers(text)
+    for step in path:
+        value = value[step]
+    return value
 
 
 def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
                      data: Mapping[str, Any] | None = None,
                      order: Iterator[int] | None = None) -> ConfigResult:
-    """Read the ``[hooks]`` table of one ``config.toml`` (a broken TOML file raises)."""
+    """Read the ``[hooks]`` table of one ``config.toml`` (a broken TOML file raises, and so
+    does an mcp_tool ``input`` holding nan or inf, with which Codex loads no hook at all)."""
     if data is None:
         data = _toml(source.path)  # a broken file: a located ConfigError
     hooks = data.get("hooks")
@@ -119,6 +132,12 @@ def read_config_toml(source: Source, states: Mapping[str, trust.HookState],
             location=Location(file=str(source.path), pointer=exc.pointer), severity="error",
             kind=ProblemKind.CONFIG)
         return ConfigResult(problems=(problem,))
+    if not all(trust.finite(h.input) for groups in events.values() for g in groups
+               for h in g.hooks if isinstance(h, _wire.McpToolHook)):
+        # Codex 0.171.0 then loads no hook at all, of any file, and says nothing: as for a
+        # config.toml it cannot read, the whole discovery fails here, and says why
+        raise ConfigError("an MCP hook input holds nan or inf: Codex loads no hook at all "
+                          "with this config", file=str(source.path))
     reader = _Reader(source, states, {}, order)
     reader.read_events(events, "$.hooks")
     return reader.result()
@@ -159,8 +178,12 @@ class _Reader:
     Codex's semantic rules (skipped handler types, matchers, timeouts)."""
 
     def __init__(self, source: Source, states: Mapping[str, trust.HookState],
-                 lines: Mapping[str, int], order: Iterator[int] | None = None) -> None:
+                 lines: Mapping[str, int], order: Iterator[int] | None = None,
+                 written: Any = None) -> None:
         self.source = source
+        #: the file's ``hooks`` with its numbers as written (JSON; ``None`` for TOML, whose
+        #: numbers are ``int`` and ``float``): the mcp_tool inputs are hashed from it
+        self.written = written
         self.states = states
         self.lines = lines
         self.order = itertools.count() if order is None else order
@@ -276,8 +299,11 @@ class _Reader:
             timeout = min(max(handler.timeout or ev.SHORT_DEFAULT_TIMEOUT, 1),
                           ev.SHORT_MAX_TIMEOUT)
         timeout = max(timeout, 1)
+        written = handler.input
+        if self.written is not None and handler.input is not None:
+            written = self.written[event][gi]["hooks"][hi]["input"]
         normalised = {"type": "mcp_tool", "server": handler.server, "tool": handler.tool,
-                      "input": handler.input, "timeout": timeout,
+                      "input": trust.mcp_input_identity(written or {}), "timeout": timeout,
                       "statusMessage": handler.status_message}
         current = trust.hook_hash(event, matcher, normalised)
         key = trust.hook_key(self.source.key, event, gi, hi)
@@ -416,10 +442,11 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
            "PLUGIN_DATA": str(data_dir), "CLAUDE_PLUGIN_DATA": str(data_dir)}
     manifest_path = root / ".codex-plugin" / "plugin.json"
     declared: Any = None
+    manifest_text = ""
     if manifest_path.is_file():
         try:
-            manifest = parse_json(read_text(manifest_path), file=str(manifest_path),
-                                  max_depth=MAX_DEPTH)
+            manifest_text = read_text(manifest_path)
+            manifest = parse_json(manifest_text, file=str(manifest_path), max_depth=MAX_DEPTH)
             if not isinstance(manifest, dict):
                 raise WireError("a plugin manifest is a JSON object", file=str(manifest_path))
             declared = manifest.get("hooks")
@@ -449,7 +476,10 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
             except _wire.WireFailure as exc:
                 results.append(_failed(source, str(exc)))
                 continue
-            reader = _Reader(source, states, {}, order)
+            written = _as_written(manifest_text, "hooks")
+            if written is not None:
+                written = (written[i] if isinstance(declared, list) else written)["hooks"]
+            reader = _Reader(source, states, {}, order, written)
             reader.read_events(events, f"$.hooks[{i}].hooks")
             results.append(reader.result())
     return ConfigResult(entries=tuple(e for r in results for e in r.entries),
