@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -446,3 +447,93 @@ def test_real_client(name: str, tmp_path: Path, model: Any) -> None:
             assert final.get(p) == before[p], f"{p} not restored"
         else:
             assert b"hookwire" not in (final.get(p) or b""), f"{p} keeps hookwire entries"
+
+
+# -- Codex's own view of its hooks ----------------------------------------------------------
+
+_MCP = '{"type": "mcp_tool", "server": "s", "tool": "t"%s}'
+#: command and mcp_tool hooks, numbers written as a person might (its hashes: test below)
+CODEX_HOOKS_JSON = (
+    '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": ['
+    '{"type": "command", "command": "echo é", "timeout": 5, "statusMessage": "checking"}, '
+    + _MCP % ', "input": {"cmd": "${tool_input.command}", "n": 1.50, "e": 1E3, "z": -0}'
+    + "]}],\n"
+    '"PostToolUse": [{"hooks": [{"type": "command", "command": "true", "async": true, '
+    '"additionalContextLimit": 100}, ' + _MCP % "" + "]}],\n"
+    '"Stop": [{"matcher": "dropped", "hooks": [' + _MCP % ', "timeout": 0, "statusMessage": ""'
+    + "]}]}}\n")
+CODEX_CONFIG_HOOKS = """
+[[hooks.UserPromptSubmit]]
+[[hooks.UserPromptSubmit.hooks]]
+type = "mcp_tool"
+server = "s"
+tool = "t"
+input = { f = 1e16, g = 0.00001, i = 7, l = [1, 2.5, "x"] }
+"""
+
+
+def _codex_hooks_list(binary: Path, env: Mapping[str, str], project: Path) -> dict[str, Any]:
+    """``hooks/list`` of ``codex app-server`` for ``project`` (JSON-RPC over stdio)."""
+    messages = [{"method": "initialize", "id": 1,
+                 "params": {"clientInfo": {"name": "hookwire-test", "version": "0"}}},
+                {"method": "initialized"},
+                {"method": "hooks/list", "id": 2, "params": {"cwds": [str(project)]}}]
+    with subprocess.Popen([str(binary), "app-server"], cwd=project, env=env,
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True) as proc:
+        assert proc.stdin is not None and proc.stdout is not None
+        watchdog = threading.Timer(RUN_TIMEOUT, proc.kill)  # a hang ends the read below
+        watchdog.start()
+        try:
+            for message in messages:
+                proc.stdin.write(json.dumps(message) + "\n")
+                proc.stdin.flush()
+            for line in proc.stdout:
+                answer = json.loads(line)
+                if answer.get("id") == 2:
+                    result: dict[str, Any] = answer["result"]["data"][0]
+                    return result
+            raise AssertionError("codex app-server ended without answering hooks/list")
+        finally:
+            watchdog.cancel()
+            proc.kill()
+
+
+def test_codex_lists_the_trust_hashes_hookwire_computes(tmp_path: Path, model: Any) -> None:
+    """Every hook of a hooks.json and a config.toml, command and mcp_tool: the key and
+    ``currentHash`` the real Codex lists are the ones hookwire's reader gives (the hash a
+    user's ``/hooks`` approval records, which hookwire honours); then the files Codex refuses
+    for their mcp_tool input, refused by hookwire too."""
+    from hookwire.dialects.codex import config
+
+    binary = client_binary(RUNS["codex"])
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    env = base_env(home, model.url)
+    env.update(_codex_setup(home, project, model.url, "true"))
+    codex_home = Path(env["CODEX_HOME"])
+    hooks_json, config_toml = codex_home / "hooks.json", codex_home / "config.toml"
+    hooks_json.write_text(CODEX_HOOKS_JSON, encoding="utf-8")
+    config_toml.write_text(config_toml.read_text() + CODEX_CONFIG_HOOKS, encoding="utf-8")
+
+    listed = _codex_hooks_list(binary, env, project)
+    theirs = {h["key"]: h["currentHash"] for h in listed["hooks"]}
+    mine = {e.handler.key: e.handler.hash for path in (hooks_json, config_toml)
+            for e in config.read_file(path).entries}
+    print(f"\ncodex {RUNS['codex'].version} hooks/list: {len(theirs)} hooks, "
+          f"warnings {listed['warnings']}")
+    assert len(theirs) == 6, listed
+    assert mine == theirs
+
+    for written in ('"input": null', '"input": {"a": [null]}',
+                    '"input": {"a": 9223372036854775808}'):
+        hooks_json.write_text('{"hooks": {"Stop": [{"hooks": [%s]}]}}' % (_MCP % f", {written}"),
+                              encoding="utf-8")
+        listed = _codex_hooks_list(binary, env, project)
+        ours = config.read_file(hooks_json)
+        assert not [h for h in listed["hooks"] if h["sourcePath"] == str(hooks_json)], listed
+        assert ours.entries == () and len(ours.problems) == 1
+        (warning,) = [w for w in listed["warnings"] if str(hooks_json) in w]
+        assert warning.startswith(ours.problems[0].message.split(" @ ")[0]), (warning, ours)
+    assert model.outside == []
