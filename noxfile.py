@@ -194,7 +194,8 @@ def fuzz(session: nox.Session) -> None:
 def clients(session: nox.Session) -> None:
     """``hookwire install`` into the real client CLIs (pinned npm versions, cached in
     ``~/.cache/hookwire-clients``), each run offline against a scripted model on 127.0.0.1:
-    events fired, order, the user's hook kept, uninstall byte-exact (tests/clients/)."""
+    events fired, order, the user's hook kept, uninstall byte-exact; Codex's hooks/list
+    trust hashes against hookwire's (tests/clients/)."""
     session.install(".[test]")
     session.run("pytest", "-p", "no:cacheprovider", "-rA", "-s", "tests/clients",
                 *session.posargs, env={"HOOKWIRE_CLIENTS": "1"})
