@@ -461,7 +461,13 @@ CODEX_HOOKS_JSON = (
     '"PostToolUse": [{"hooks": [{"type": "command", "command": "true", "async": true, '
     '"additionalContextLimit": 100}, ' + _MCP % "" + "]}],\n"
     '"Stop": [{"matcher": "dropped", "hooks": [' + _MCP % ', "timeout": 0, "statusMessage": ""'
-    + "]}]}}\n")
+    + "]}],\n"
+    # warned about: a skipped handler of each kind, a clamped timeout, a bad matcher
+    '"SessionEnd": [{"hooks": [' + _MCP % "" + ', {"type": "prompt", "prompt": "p"}, '
+    '{"type": "command", "command": "true", "timeout": 10}, '
+    '{"type": "command", "command": " "}]}],\n'
+    '"PermissionRequest": [{"matcher": "(", "hooks": [{"type": "command", "command": "x"}]}]'
+    "}}\n")
 CODEX_CONFIG_HOOKS = """
 [[hooks.UserPromptSubmit]]
 [[hooks.UserPromptSubmit.hooks]]
@@ -499,11 +505,16 @@ def _codex_hooks_list(binary: Path, env: Mapping[str, str], project: Path) -> di
             proc.kill()
 
 
+def _cut(warning: str) -> str:
+    return warning.split(".json: ")[0] if warning.startswith("invalid matcher") else warning
+
+
 def test_codex_lists_the_trust_hashes_hookwire_computes(tmp_path: Path, model: Any) -> None:
-    """Every hook of a hooks.json and a config.toml, command and mcp_tool: the key and
-    ``currentHash`` the real Codex lists are the ones hookwire's reader gives (the hash a
-    user's ``/hooks`` approval records, which hookwire honours); then the files Codex refuses
-    for their mcp_tool input, refused by hookwire too."""
+    """Every hook of a hooks.json and a config.toml, command and mcp_tool: the key,
+    ``currentHash`` (what a user's ``/hooks`` approval records, which hookwire honours),
+    display order and timeout the real Codex lists are the ones hookwire's discovery gives,
+    and so are its warnings; then the files Codex refuses for their mcp_tool input, refused
+    by hookwire too."""
     from hookwire.dialects.codex import config
 
     binary = client_binary(RUNS["codex"])
@@ -518,13 +529,18 @@ def test_codex_lists_the_trust_hashes_hookwire_computes(tmp_path: Path, model: A
     config_toml.write_text(config_toml.read_text() + CODEX_CONFIG_HOOKS, encoding="utf-8")
 
     listed = _codex_hooks_list(binary, env, project)
-    theirs = {h["key"]: h["currentHash"] for h in listed["hooks"]}
-    mine = {e.handler.key: e.handler.hash for path in (hooks_json, config_toml)
-            for e in config.read_file(path).entries}
+    theirs = {h["key"]: (h["currentHash"], h["displayOrder"], h["timeoutSec"])
+              for h in listed["hooks"]}
+    ours = config.discover(project, codex_home=codex_home, system_dir=None)
+    mine = {e.handler.key: (e.handler.hash, e.handler.display_order, int(e.timeout or 0))
+            for e in ours.entries}
     print(f"\ncodex {RUNS['codex'].version} hooks/list: {len(theirs)} hooks, "
           f"warnings {listed['warnings']}")
-    assert len(theirs) == 6, listed
+    assert len(theirs) == 7 and len(listed["warnings"]) == 6, listed
     assert mine == theirs
+    # the same warnings in the same order; an invalid regex's own message is the engine's
+    # (Rust's regex crate there, Python's here): compared up to it
+    assert [_cut(p.message) for p in ours.problems] == [_cut(w) for w in listed["warnings"]]
 
     for written in ('"input": null', '"input": {"a": [null]}',
                     '"input": {"a": 9223372036854775808}'):

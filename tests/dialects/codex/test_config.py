@@ -179,6 +179,19 @@ def test_display_order_counts_json_then_toml_and_untrusted_or_disabled_hooks(
     assert not result.entries[1].handler.enabled
 
 
+def test_display_order_puts_the_model_request_events_first(tmp_path: Path) -> None:
+    """The order Codex 0.171.0's ``hooks/list`` gave for one hook of each event, whatever
+    the document's order: the model-request events, then the others as in its source."""
+    order = ["PreModelRequest", "PostModelRequest", "PreToolUse", "PermissionRequest",
+             "PostToolUse", "PreCompact", "PostCompact", "SessionStart", "SessionEnd",
+             "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "Interrupt"]
+    path = write(tmp_path / "hooks.json", {"hooks": {
+        event: [{"hooks": [cmd(event)]}] for event in reversed(order)}})
+    result = config.read_file(path)
+    assert sorted((e.handler.display_order, e.command) for e in result.entries) == list(
+        enumerate(order))
+
+
 def test_untrusted_project_layer_is_not_loaded(tmp_path: Path) -> None:
     home, repo = tmp_path / "home", tmp_path / "repo"
     home.mkdir()

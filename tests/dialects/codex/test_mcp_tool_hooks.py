@@ -186,9 +186,9 @@ def test_loading_rejects_session_end_and_a_blank_server_or_tool(tmp_path: Path) 
         "Stop": [{"hooks": [mcp("see", server=" "), {**mcp("see"), "tool": ""}, mcp("see")]}]}}))
     result = CodexDialect(codex_home=tmp_path).read_config(path)
     assert [p.message for p in result.problems] == [
-        f"skipping mcp_tool hook in {path}: SessionEnd does not take mcp_tool hooks",
-        f"skipping mcp_tool hook in {path}: mcp_tool hooks need a non-empty server and tool",
-        f"skipping mcp_tool hook in {path}: mcp_tool hooks need a non-empty server and tool"]
+        f"skipping MCP tool hook in {path}: SessionEnd MCP hooks are not supported",
+        f"skipping MCP tool hook in {path}: server and tool must not be empty",
+        f"skipping MCP tool hook in {path}: server and tool must not be empty"]
     assert {p.kind for p in result.problems} == {ProblemKind.INVALID_HANDLER}
     (entry,) = result.entries
     assert entry.event == "Stop" and entry.display == "guard:see"

@@ -53,7 +53,7 @@ from hookwire.errors import ConfigError, WireError
 from hookwire.wire import parse_json, read_json, read_text, read_toml
 
 DIALECT = "codex"
-_EVENT_RANK = {name: i for i, name in enumerate(ev.EVENTS)}
+_EVENT_RANK = {name: i for i, name in enumerate(ev.DISPLAY_ORDER)}
 #: serde_json's recursion limit: a deeper document fails to parse in Codex too.
 MAX_DEPTH = 128
 
@@ -203,14 +203,14 @@ class _Reader:
         return ConfigResult(entries=tuple(self.entries), problems=tuple(self.problems))
 
     def read_events(self, events: _wire.Events, base: str) -> None:
-        # Codex numbers the handlers event by event in its own order of events; the entries
-        # and problems are then put back in the document's order.
+        # Codex numbers the handlers, and warns, event by event in its own order of events;
+        # the entries are then put back in the document's order (the warnings stay in
+        # Codex's, as its hooks/list gives them).
         for event in sorted(events, key=_EVENT_RANK.__getitem__):
             for gi, group in enumerate(events[event]):
                 self.read_group(event, gi, group, f"{base}.{event}[{gi}]")
         place = {name: i for i, name in enumerate(events)}
         self.entries.sort(key=lambda e: place[e.event])
-        self.problems.sort(key=lambda p: place.get(p.event or "", len(place)))
 
     def read_group(self, event: str, gi: int, group: _wire.MatcherGroup, pointer: str) -> None:
         matcher = None if event in ev.MATCHERLESS else group.matcher
@@ -289,9 +289,9 @@ class _Reader:
         only with a server and a tool, as in Codex)."""
         path = self.source.path
         if event == "SessionEnd" or not handler.server.strip() or not handler.tool.strip():
-            why = ("SessionEnd does not take mcp_tool hooks" if event == "SessionEnd"
-                   else "mcp_tool hooks need a non-empty server and tool")
-            self.warn(f"skipping mcp_tool hook in {path}: {why}", pointer, event,
+            why = ("SessionEnd MCP hooks are not supported" if event == "SessionEnd"
+                   else "server and tool must not be empty")
+            self.warn(f"skipping MCP tool hook in {path}: {why}", pointer, event,
                       ProblemKind.INVALID_HANDLER)
             return
         timeout: int = handler.timeout if handler.timeout is not None else ev.DEFAULT_TIMEOUT
@@ -352,7 +352,7 @@ def _layer(folder: Path, source: Source, states: Mapping[str, trust.HookState],
                                         order=order))
     problems = [p for r in results for p in r.problems]
     if len(results) == 2 and results[0].entries and results[1].entries:
-        problems.append(ConfigProblem(
+        problems.insert(0, ConfigProblem(  # Codex says it before reading either
             message=f"loading hooks from both {json_path} and {toml_path}; prefer a single "
                     "representation for this layer", location=Location(file=str(toml_path))))
     return ConfigResult(entries=tuple(e for r in results for e in r.entries),

@@ -45,6 +45,12 @@ _SPECS = (
 
 EVENTS: Mapping[str, EventSpec] = {s.name: s for s in _SPECS}
 
+#: The order in which Codex numbers the handlers of one file (display order), event by event
+#: (observed with 0.171.0's ``hooks/list``: the model-request events come first).
+DISPLAY_ORDER = ("PreModelRequest", "PostModelRequest", "PreToolUse", "PermissionRequest",
+                 "PostToolUse", "PreCompact", "PostCompact", "SessionStart", "SessionEnd",
+                 "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "Interrupt")
+
 #: The snake_case label Codex uses in trust keys, hashes and run ids.
 LABELS: Mapping[str, str] = {
     "PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request",
