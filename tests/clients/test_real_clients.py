@@ -513,8 +513,8 @@ def test_codex_lists_the_trust_hashes_hookwire_computes(tmp_path: Path, model: A
     """Every hook of a hooks.json and a config.toml, command and mcp_tool: the key,
     ``currentHash`` (what a user's ``/hooks`` approval records, which hookwire honours),
     display order and timeout the real Codex lists are the ones hookwire's discovery gives,
-    and so are its warnings; then the files Codex refuses for their mcp_tool input, refused
-    by hookwire too."""
+    and so are its warnings; which project layers load; then the files Codex refuses for
+    their mcp_tool input, refused by hookwire too."""
     from hookwire.dialects.codex import config
 
     binary = client_binary(RUNS["codex"])
@@ -541,6 +541,26 @@ def test_codex_lists_the_trust_hashes_hookwire_computes(tmp_path: Path, model: A
     # the same warnings in the same order; an invalid regex's own message is the engine's
     # (Rust's regex crate there, Python's here): compared up to it
     assert [_cut(p.message) for p in ours.problems] == [_cut(w) for w in listed["warnings"]]
+
+    # project layers, cwd two folders down a git repository: each is trusted by its own
+    # [projects] entry or the root's, never by the open policy _codex_setup writes
+    repo = project / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    folders = [repo, repo / "a", repo / "a" / "b"]
+    for folder in folders:
+        _write(folder / ".codex" / "hooks.json",
+               '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "p"}]}]}}')
+    hooks_json.unlink()
+    user = config_toml.read_text()
+    for trusted in (None, folders[2], folders[0]):
+        entry = "" if trusted is None else f'\n[projects."{trusted}"]\ntrust_level = "trusted"\n'
+        config_toml.write_text(user + entry, encoding="utf-8")
+        listed = _codex_hooks_list(binary, env, folders[2])
+        ours = config.discover(folders[2], codex_home=codex_home, system_dir=None)
+        assert sorted(h["key"] for h in listed["hooks"]) == sorted(
+            e.handler.key for e in ours.entries), (trusted, listed)
+    assert len(ours.entries) == 4  # the root trusted: its three layers and the user's hook
+    config_toml.write_text(user, encoding="utf-8")
 
     for written in ('"input": null', '"input": {"a": [null]}',
                     '"input": {"a": 9223372036854775808}'):

@@ -192,6 +192,29 @@ def test_display_order_puts_the_model_request_events_first(tmp_path: Path) -> No
         enumerate(order))
 
 
+@pytest.mark.parametrize(("trusted", "loaded"), [
+    ("repo", ["root", "mid", "sub"]), ("sub", ["sub"]), ("mid", ["mid"]), (None, [])])
+def test_each_project_layer_is_trusted_by_its_own_entry_or_the_roots(
+        tmp_path: Path, trusted: str | None, loaded: list[str]) -> None:
+    """As Codex 0.171.0 loaded them (``hooks/list``, and ``codex exec`` for the last case),
+    cwd in a subfolder of a git repository: a layer's own ``[projects]`` entry, else the
+    repository root's. An open policy (``never`` + ``danger-full-access``) trusts nothing."""
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    folders = {"root": repo, "mid": repo / "a", "sub": repo / "a" / "b"}
+    for name, folder in folders.items():
+        write(folder / ".codex" / "hooks.json", {"hooks": {"Stop": [{"hooks": [cmd(name)]}]}})
+    entry = "" if trusted is None else (
+        f'[projects."{folders["root" if trusted == "repo" else trusted]}"]\n'
+        'trust_level = "trusted"\n')
+    write(home / "config.toml", 'approval_policy = "never"\n'
+                                'sandbox_mode = "danger-full-access"\n' + entry)
+    result = config.discover(folders["sub"], codex_home=home, system_dir=None)
+    assert [e.command for e in result.entries] == loaded
+    assert len(result.problems) == 3 - len(loaded)
+    assert {p.kind for p in result.problems} <= {ProblemKind.UNTRUSTED}
+
+
 def test_untrusted_project_layer_is_not_loaded(tmp_path: Path) -> None:
     home, repo = tmp_path / "home", tmp_path / "repo"
     home.mkdir()

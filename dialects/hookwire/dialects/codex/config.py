@@ -409,14 +409,14 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
     results.append(_layer(home, Source(path=home, provenance=Provenance.LIVE, label="user"),
                           states, seen, order))
     dirs = project_dirs(Path(cwd))
-    open_policy = (user_config.get("approval_policy") == "never"
-                   and user_config.get("sandbox_mode") == "danger-full-access")
     for d in dirs:
         folder = abspath(d / ".codex")
         if not folder.is_dir() or folder == home:
             continue
-        level = _project_trust(user_config, dirs, d)
-        if level == "untrusted" or (level != "trusted" and not open_policy):
+        # a folder's own [projects] entry, else the repository root's; nothing else trusts
+        # it (0.171.0 loaded no unlisted project, not even under approval_policy "never"
+        # with sandbox_mode "danger-full-access", nor with the bypass flags)
+        if _project_trust(user_config, dirs, d) != "trusted":
             results.append(ConfigResult(problems=(ConfigProblem(
                 message=f"project hooks in {folder} not loaded: the project is not trusted "
                         f"in {user_toml}", location=Location(file=str(folder)),
