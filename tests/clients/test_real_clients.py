@@ -461,10 +461,11 @@ CODEX_HOOKS_JSON = (
     '"PostToolUse": [{"hooks": [{"type": "command", "command": "true", "async": true, '
     '"additionalContextLimit": 100}, ' + _MCP % "" + "]}],\n"
     '"Stop": [{"matcher": "dropped", "hooks": [' + _MCP % ', "timeout": 0, "statusMessage": ""'
-    + "]}],\n"
-    # warned about: a skipped handler of each kind, a clamped timeout, a bad matcher
+    + ', {"type": "command", "command": "s", "additionalContextLimit": 9}]}],\n'
+    # warned about: a skipped handler of each kind, a clamped timeout, an async SessionEnd,
+    # a bad matcher (and, above, a Stop hook's additionalContextLimit)
     '"SessionEnd": [{"hooks": [' + _MCP % "" + ', {"type": "prompt", "prompt": "p"}, '
-    '{"type": "command", "command": "true", "timeout": 10}, '
+    '{"type": "command", "command": "true", "timeout": 10, "async": true}, '
     '{"type": "command", "command": " "}]}],\n'
     '"PermissionRequest": [{"matcher": "(", "hooks": [{"type": "command", "command": "x"}]}]'
     "}}\n")
@@ -536,7 +537,7 @@ def test_codex_lists_the_trust_hashes_hookwire_computes(tmp_path: Path, model: A
             for e in ours.entries}
     print(f"\ncodex {RUNS['codex'].version} hooks/list: {len(theirs)} hooks, "
           f"warnings {listed['warnings']}")
-    assert len(theirs) == 7 and len(listed["warnings"]) == 6, listed
+    assert len(theirs) == 8 and len(listed["warnings"]) == 8, listed
     assert mine == theirs
     # the same warnings in the same order; an invalid regex's own message is the engine's
     # (Rust's regex crate there, Python's here): compared up to it

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hookwire import ProblemKind, Provenance
 from hookwire.dialects.codex import CodexDialect, config, trust
+from hookwire.errors import ConfigError
 
 Fire = Any
 
@@ -246,10 +247,14 @@ HASH_CASES = [
         cmd("x", timeout=0, statusMessage="checking", additionalContextLimit=2500)]}]}},
      '{"event_name":"post_tool_use","hooks":[{"async":false,"command":"x",'
      '"statusMessage":"checking","timeout":1,"type":"command"}],"matcher":"Bash|Edit"}'),
+    # Stop takes no additionalContextLimit (ignored, as 0.171.0's hooks/list showed)
     ({"hooks": {"Stop": [{"matcher": "ignored", "hooks": [
         cmd("échö ✓", additionalContextLimit=100, **{"async": True})]}]}},
-     '{"event_name":"stop","hooks":[{"additionalContextLimit":100,"async":true,'
+     '{"event_name":"stop","hooks":[{"async":true,'
      '"command":"échö ✓","timeout":600,"type":"command"}]}'),
+    ({"hooks": {"UserPromptSubmit": [{"hooks": [cmd("ctx", additionalContextLimit=100)]}]}},
+     '{"event_name":"user_prompt_submit","hooks":[{"additionalContextLimit":100,'
+     '"async":false,"command":"ctx","timeout":600,"type":"command"}]}'),
     ({"hooks": {"SessionEnd": [{"hooks": [cmd("bye", timeout=99)]}]}},
      '{"event_name":"session_end","hooks":[{"async":false,"command":"bye","timeout":3,'
      '"type":"command"}]}'),
@@ -264,7 +269,7 @@ def test_trust_hash_reproduces_hand_computed_identity(tmp_path: Path, doc: Any,
     assert entry.handler.hash == by_hand(identity)
     event = next(iter(doc["hooks"]))
     label = {"PreToolUse": "pre_tool_use", "PostToolUse": "post_tool_use", "Stop": "stop",
-             "SessionEnd": "session_end"}[event]
+             "SessionEnd": "session_end", "UserPromptSubmit": "user_prompt_submit"}[event]
     assert entry.handler.key == f"{path}:{label}:0:0"
 
 
@@ -348,3 +353,58 @@ def test_hooks_json_round_trip(tmp_path_factory: pytest.TempPathFactory,
                 e.handler.status_message, e.handler.hash)
 
     assert [shape(e) for e in again] == [shape(e) for e in first]
+
+
+# -- what 0.171.0's hooks/list showed for odd handlers --------------------------------------
+
+def test_an_async_session_end_hook_is_hashed_as_written(tmp_path: Path) -> None:
+    """It runs synchronously (with a warning), yet Codex hashes the ``async: true`` it has."""
+    path = write(tmp_path / "hooks.json", {"hooks": {"SessionEnd": [{"hooks": [
+        {"type": "command", "command": "c", "async": True}]}]}})
+    (entry,) = config.read_file(path).entries
+    assert not entry.background
+    assert entry.handler.hash == trust.hook_hash("SessionEnd", None,
+                                                 {"command": "c", "timeout": 1, "async": True})
+    assert entry.handler.hash.startswith("sha256:50266e4")  # what 0.171.0 listed
+
+
+@pytest.mark.parametrize("event", ["Stop", "SubagentStop", "PermissionRequest", "Interrupt"])
+def test_additional_context_limit_is_ignored_where_no_context_is_emitted(
+        tmp_path: Path, event: str) -> None:
+    path = write(tmp_path / "hooks.json", {"hooks": {event: [{"hooks": [
+        {"type": "command", "command": "c", "additionalContextLimit": 5}]}]}})
+    result = config.read_file(path)
+    (entry,) = result.entries
+    assert entry.handler.context_limit is None
+    assert [p.message for p in result.problems] == [
+        f"ignoring additionalContextLimit for {event} hook in {path}: this event cannot "
+        "emit additionalContext"]
+    timeout = 1 if event == "Interrupt" else 600
+    assert entry.handler.hash == trust.hook_hash(event, None, {
+        "command": "c", "timeout": timeout, "async": False})
+
+
+@pytest.mark.parametrize(("handler", "message"), [
+    ({"type": "command", "command": "c", "timeout": -1},
+     "invalid value: integer `-1`, expected u64"),
+    ({"type": "command", "command": "c", "timeout": 1.5}, "invalid type: map, expected u64"),
+    ({"type": "command", "command": 1.5}, "invalid type: map, expected a string"),
+    (1.5, "missing field `type`")])
+def test_serdes_words_for_a_wrong_number(tmp_path: Path, handler: Any, message: str) -> None:
+    """Codex's serde_json keeps a non-integer number as a one-key map (arbitrary_precision):
+    among a handler's fields a float is "a map", and a float handler has no `type`."""
+    path = write(tmp_path / "hooks.json", {"hooks": {"Stop": [{"hooks": [handler]}]}})
+    (problem,) = config.read_file(path).problems
+    assert problem.message.startswith(f"failed to parse hooks config {path}: {message}")
+    matcher = write(tmp_path / "m.json", {"hooks": {"PreToolUse": [{"matcher": 1.5,
+                                                                   "hooks": []}]}})
+    (problem,) = config.read_file(matcher).problems
+    assert "invalid type: number, expected a string" in problem.message  # outside a handler
+
+
+@pytest.mark.parametrize("field", ["timeout", "additionalContextLimit"])
+def test_an_integer_codex_cannot_hash_fails_the_discovery(tmp_path: Path, field: str) -> None:
+    path = write(tmp_path / "hooks.json", {"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "c", field: 2**63}]}]}})
+    with pytest.raises(ConfigError, match=f"{field} 9223372036854775808 is above"):
+        config.read_file(path)

@@ -20,13 +20,14 @@ def entry(handler: CodexHandler, provenance: Provenance = Provenance.LIVE) -> Ho
 
 def test_reader_fills_the_typed_handler(tmp_path: Path) -> None:
     path = tmp_path / "hooks.json"
-    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [{"hooks": [
         {"type": "command", "command": "x", "statusMessage": "s",
          "additionalContextLimit": 50}]}]}}))
     (e,) = CodexDialect(codex_home=tmp_path / "home").read_config(path).entries
     assert isinstance(e.handler, CodexHandler) and CodexDialect.handler_type is CodexHandler
     assert e.handler.status_message == "s" and e.handler.context_limit == 50
-    assert e.handler.key == f"{path}:stop:0:0" and e.handler.trust is TrustStatus.UNTRUSTED
+    assert e.handler.key == f"{path}:post_tool_use:0:0"
+    assert e.handler.trust is TrustStatus.UNTRUSTED
 
 
 def test_handler_from_options_takes_an_older_imports_keys_and_rejects_unknown_ones() -> None:

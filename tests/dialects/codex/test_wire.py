@@ -36,7 +36,7 @@ def _cmd(**more: Any) -> dict[str, Any]:
     ({"hooks": {"Stop": {}}}, "invalid type: map, expected a sequence @ $.hooks.Stop", 3),
     ({"hooks": {"Stop": [{"hooks": None}]}},
      "invalid type: null, expected a sequence @ $.hooks.Stop[0].hooks", 5),
-    (_cmd(timeout=-1), "invalid type: integer `-1`, expected u64 @ $.hooks.Stop[0].hooks[0]"
+    (_cmd(timeout=-1), "invalid value: integer `-1`, expected u64 @ $.hooks.Stop[0].hooks[0]"
      ".timeout", 9),
     (_cmd(**{"async": None}), "invalid type: null, expected a boolean @ "
      "$.hooks.Stop[0].hooks[0].async", 9),

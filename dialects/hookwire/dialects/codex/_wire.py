@@ -116,11 +116,22 @@ def kind(value: Any) -> str:
         return f"boolean `{str(value).lower()}`"
     if isinstance(value, int):
         return f"integer `{value}`"
+    if isinstance(value, _Buffered):
+        return "map"
     if isinstance(value, float):
-        return f"floating point `{value}`"
+        return "number"
     if isinstance(value, str):
         return f"string {json.dumps(value)}"
     return "sequence" if isinstance(value, list) else "map"
+
+
+@attrs.frozen
+class _Buffered:
+    """A float among a handler's fields. Codex's serde_json keeps a non-integer number as its
+    text (``arbitrary_precision``), a one-key map; the handler enum buffers its fields, so
+    there the map is what a wrong type is called ("invalid type: map")."""
+
+    value: float
 
 
 def _strict(ok: Callable[[Any], bool], expected: str) -> Callable[[Any, Any], Any]:
@@ -139,8 +150,12 @@ def _mcp_input(value: Any, _: Any) -> dict[str, Any]:
     return value
 
 
-def _is_u64(value: Any) -> bool:
-    return type(value) is int and 0 <= value <= _U64_MAX
+def _u64(value: Any, _: Any) -> int:
+    if type(value) is not int:
+        raise _Refused(f"invalid type: {kind(value)}, expected u64")
+    if not 0 <= value <= _U64_MAX:  # an integer, out of range: serde says "value"
+        raise _Refused(f"invalid value: integer `{value}`, expected u64")
+    return value
 
 
 def make_converter() -> cattrs.Converter:
@@ -148,7 +163,7 @@ def make_converter() -> cattrs.Converter:
     conv = cattrs.Converter(detailed_validation=True)
     conv.register_structure_hook(str, _strict(lambda v: isinstance(v, str), "a string"))
     conv.register_structure_hook(bool, _strict(lambda v: isinstance(v, bool), "a boolean"))
-    conv.register_structure_hook(U64, _strict(_is_u64, "u64"))
+    conv.register_structure_hook(U64, _u64)
     _on(conv, dict[str, Any], _strict(lambda v: isinstance(v, dict), "a map"))
     renames: dict[str, Any] = {"async_": override(rename="async"),
                "status_message": override(rename="statusMessage"),
@@ -163,6 +178,8 @@ def make_converter() -> cattrs.Converter:
     }
 
     def handler(value: Any, _: Any) -> Handler:
+        if isinstance(value, float):  # its one-key map has no `type`
+            raise _Refused("missing field `type`")
         if not isinstance(value, dict):
             raise _Refused(f"invalid type: {kind(value)}, expected internally tagged enum")
         tag = value.get("type")
@@ -175,6 +192,8 @@ def make_converter() -> cattrs.Converter:
         if tag == "command" and value.get("commandWindows") is None \
                 and "command_windows" in value:  # serde alias
             value = {**value, "commandWindows": value["command_windows"]}
+        value = {k: _Buffered(v) if isinstance(v, float) and k != "input" else v
+                 for k, v in value.items()}
         result: Handler = variants[tag](value, None)
         return result
 

@@ -56,6 +56,7 @@ DIALECT = "codex"
 _EVENT_RANK = {name: i for i, name in enumerate(ev.DISPLAY_ORDER)}
 #: serde_json's recursion limit: a deeper document fails to parse in Codex too.
 MAX_DEPTH = 128
+_I64_MAX = 2**63 - 1
 
 
 @attrs.frozen(kw_only=True)
@@ -199,6 +200,15 @@ class _Reader:
         self.problems.append(ConfigProblem(message=message, location=self.where(pointer),
                                            event=event, kind=kind))
 
+    def toml_int(self, value: int, field: str, pointer: str) -> None:
+        """Refuse a ``value`` Codex cannot hash: its hook's identity becomes TOML, whose
+        integers are i64, and 0.171.0's whole hook discovery then panics ("normalized hook
+        identity should serialize to TOML"; observed with ``hooks/list``): no hook runs."""
+        if value > _I64_MAX:
+            raise ConfigError(f"{field} {value} is above {_I64_MAX}: Codex's hook discovery "
+                              "fails on it and runs no hook", file=str(self.source.path),
+                              line=self.lines.get(pointer))
+
     def result(self) -> ConfigResult:
         return ConfigResult(entries=tuple(self.entries), problems=tuple(self.problems))
 
@@ -255,12 +265,17 @@ class _Reader:
                 background = False
         else:
             timeout = max(ev.DEFAULT_TIMEOUT if timeout is None else timeout, 1)
+        self.toml_int(timeout, "timeout", pointer)
         limit = handler.additional_context_limit
         if limit is not None and event not in ev.CONTEXT_EVENTS:
-            self.warn(f"ignoring additionalContextLimit on {event} hook in {path}: "
-                      "the event cannot add context", pointer, event, ProblemKind.UNSUPPORTED)
+            self.warn(f"ignoring additionalContextLimit for {event} hook in {path}: "
+                      "this event cannot emit additionalContext", pointer, event,
+                      ProblemKind.UNSUPPORTED)
             limit = None
-        normalised = {"command": command, "timeout": timeout, "async": background,
+        if limit is not None:
+            self.toml_int(limit, "additionalContextLimit", pointer)
+        # the hash takes async as written (a SessionEnd hook runs synchronously all the same)
+        normalised = {"command": command, "timeout": timeout, "async": handler.async_,
                       "statusMessage": handler.status_message,
                       "additionalContextLimit": limit}
         current = trust.hook_hash(event, matcher, normalised)
@@ -274,6 +289,7 @@ class _Reader:
             layer=self.source.label, managed=self.source.managed, key=key, hash=current,
             trust=status, enabled=trust.enabled(managed=self.source.managed, state=state),
             raw_command=command, timeout_set=handler.timeout is not None,
+            async_written=handler.async_,
             status_message=handler.status_message, context_limit=limit,
             env=dict(self.source.env), plugin_id=self.source.plugin_id, group_index=gi,
             handler_index=hi, display_order=next(self.order))
@@ -299,6 +315,7 @@ class _Reader:
             timeout = min(max(handler.timeout or ev.SHORT_DEFAULT_TIMEOUT, 1),
                           ev.SHORT_MAX_TIMEOUT)
         timeout = max(timeout, 1)
+        self.toml_int(timeout, "timeout", pointer)
         written = handler.input
         if self.written is not None and handler.input is not None:
             written = self.written[event][gi]["hooks"][hi]["input"]
@@ -504,7 +521,7 @@ def to_hooks_json(entries: Iterable[HookEntry]) -> dict[str, Any]:
         handler: dict[str, Any] = {"type": "command", "command": h.raw_command or entry.display}
         if entry.timeout is not None and h.timeout_set:
             handler["timeout"] = int(entry.timeout)
-        if entry.background:
+        if entry.background or h.async_written:
             handler["async"] = True
         if h.status_message is not None:
             handler["statusMessage"] = h.status_message

@@ -65,9 +65,10 @@ LABELS: Mapping[str, str] = {
 MATCHERLESS = frozenset({"UserPromptSubmit", "Stop", "Interrupt", "PreModelRequest",
                          "PostModelRequest"})
 
-#: Events whose hooks may return additional context (and so honour ``additionalContextLimit``).
+#: Events whose hooks may return additional context, and so honour ``additionalContextLimit``
+#: (0.171.0 ignores it, with a warning, on every other event, Stop and SubagentStop too).
 CONTEXT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart",
-                            "SubagentStart", "Stop", "SubagentStop"})
+                            "SubagentStart"})
 
 #: Events with a short default timeout clamped to [1, 3] seconds.
 SHORT_TIMEOUT_EVENTS = frozenset({"SessionEnd", "Interrupt"})

@@ -28,7 +28,9 @@ class CodexHandler:
     ``key``/``hash``/``trust``/``enabled``: Codex's ``[hooks.state]`` record of the hook
     (``key`` is ``None`` for a hook not read from a Codex file). ``raw_command``: the command
     as written, before plugin placeholders were replaced; ``timeout_set``: the file gave a
-    timeout. ``context_limit``: ``additionalContextLimit`` (``None``: Codex's default).
+    timeout; ``async_written``: the file said ``async: true`` (a SessionEnd hook runs
+    synchronously all the same). ``context_limit``: ``additionalContextLimit`` (``None``:
+    Codex's default).
     ``env``: the plugin variables the hook gets. ``group_index``/``handler_index``: its
     position in the file; ``display_order``: Codex's number for it across the session's files
     (``None``: not read from a Codex file). ``type``: ``command``, or ``mcp_tool``, which calls
@@ -43,6 +45,7 @@ class CodexHandler:
     enabled: bool = True
     raw_command: str | None = None
     timeout_set: bool = True
+    async_written: bool = False
     status_message: str | None = None
     context_limit: int | None = None
     env: dict[str, str] = attrs.field(factory=dict)
