@@ -155,3 +155,19 @@ def test_a_toml_input_holding_nan_or_inf_fails_the_discovery(tmp_path: Path, val
     with pytest.raises(ConfigError, match="nan or inf") as caught:
         config.discover(tmp_path, codex_home=home, system_dir=None)
     assert caught.value.file == str(home / "config.toml")
+
+
+def test_a_plugin_manifests_inline_mcp_tool_hook_is_hashed_from_its_text(
+        tmp_path: Path) -> None:
+    """Its numbers as written, as in a hooks.json; an inline item without hooks beside it
+    reads as nothing."""
+    plugin = tmp_path / "plug"
+    (plugin / ".codex-plugin").mkdir(parents=True)
+    (plugin / ".codex-plugin" / "plugin.json").write_text(
+        '{"hooks": [{"hooks": {"Stop": [{"hooks": [%s]}]}}, {"description": "x"}]}'
+        % (HOOK % ', "input": {"n": 2.50}'), encoding="utf-8")
+    result = config.read_plugin("p@local", plugin, tmp_path / "data", {})
+    (entry,) = result.entries
+    assert entry.handler.hash == trust.hook_hash("Stop", None, {
+        "type": "mcp_tool", "server": "s", "tool": "t", "timeout": 600,
+        "input": {"n": {trust.NUMBER_KEY: "2.50"}}})

@@ -111,7 +111,12 @@ def _as_written(text: str, *path: str | int) -> Any:
         return None
     value = trust.literal_numbers(text)
     for step in path:
-        value = value[step]
+        if isinstance(value, dict) and isinstance(step, str):
+            value = value.get(step)
+        elif isinstance(value, list) and isinstance(step, int) and step < len(value):
+            value = value[step]
+        else:
+            return None
     return value
 
 
@@ -493,9 +498,8 @@ def read_plugin(plugin_id: str, root: Path, data_dir: Path,
             except _wire.WireFailure as exc:
                 results.append(_failed(source, str(exc)))
                 continue
-            written = _as_written(manifest_text, "hooks")
-            if written is not None:
-                written = (written[i] if isinstance(declared, list) else written)["hooks"]
+            written = _as_written(manifest_text, "hooks", *([i] if isinstance(declared, list)
+                                                             else []), "hooks")
             reader = _Reader(source, states, {}, order, written)
             reader.read_events(events, f"$.hooks[{i}].hooks")
             results.append(reader.result())
