@@ -408,3 +408,51 @@ def test_an_integer_codex_cannot_hash_fails_the_discovery(tmp_path: Path, field:
         {"type": "command", "command": "c", field: 2**63}]}]}})
     with pytest.raises(ConfigError, match=f"{field} 9223372036854775808 is above"):
         config.read_file(path)
+
+
+REQUIRED = """
+[hooks]
+{managed_dir}
+[[hooks.Stop]]
+[[hooks.Stop.hooks]]
+type = "command"
+command = "req"
+[[hooks.PreToolUse]]
+matcher = "Bash"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "req-pre"
+timeout = 9
+"""
+
+
+@pytest.mark.parametrize("managed_dir", [None, "/opt/hooks"])
+@pytest.mark.parametrize("managed_only", [False, True])
+def test_requirements_hooks_are_managed_and_numbered_first(
+        tmp_path: Path, managed_dir: str | None, managed_only: bool) -> None:
+    """As 0.171.0's hooks/list gave them for /etc/codex/requirements.toml: its [hooks] are
+    managed, keyed by an absolute managed_dir or else the file, numbered before the system
+    layer; allow_managed_hooks_only leaves out the user's hooks (and the projects' and
+    plugins'), saying nothing."""
+    system, home = tmp_path / "etc", tmp_path / "home"
+    system.mkdir()
+    (system / "requirements.toml").write_text(
+        ("allow_managed_hooks_only = true\n" if managed_only else "")
+        + REQUIRED.format(managed_dir="" if managed_dir is None
+                          else f'managed_dir = "{managed_dir}"'))
+    (system / "config.toml").write_text('[[hooks.Stop]]\n[[hooks.Stop.hooks]]\n'
+                                        'type = "command"\ncommand = "sys"\n')
+    write(home / "hooks.json", {"hooks": {"Stop": [{"hooks": [cmd("user")]}]}})
+    result = config.discover(tmp_path, codex_home=home, system_dir=system)
+    key = managed_dir or str(system / "requirements.toml")
+    rows = sorted(((e.handler.key, e.handler.display_order, e.handler.managed,
+                    e.handler.hash[:14]) for e in result.entries),
+                  key=lambda row: row[1])  # hooks/list's order
+    assert rows[:3] == [
+        (f"{key}:pre_tool_use:0:0", 0, True, "sha256:b95f0be"),  # hashes 0.171.0 listed
+        (f"{key}:stop:0:0", 1, True, "sha256:6a655ef"),
+        (f"{system / 'config.toml'}:stop:0:0", 2, True, "sha256:5a097b7")]
+    assert [e.command for e in result.entries if e.handler.layer == "user"] == (
+        [] if managed_only else ["user"])
+    assert len(result.entries) == (3 if managed_only else 4)
+    assert result.problems == ()

@@ -19,10 +19,11 @@ Parse rules of Codex 0.171.0 (serde):
   document's), untrusted and disabled handlers included; a skipped handler or group takes none.
   Codex names a Stop continuation ``stop:<display order>:<source path>``.
 
-Discovery appends, lowest precedence first: system ``/etc/codex`` (managed), user
-``$CODEX_HOME``, project ``.codex/`` folders from the repository root down to the cwd (only
-when the project is trusted in the user config), then plugins. In each layer ``hooks.json``
-comes before the ``[hooks]`` of ``config.toml``.
+Discovery appends, lowest precedence first: the ``[hooks]`` of ``/etc/codex/requirements.toml``
+and the system layer ``/etc/codex`` (managed), user ``$CODEX_HOME``, project ``.codex/`` folders
+from the repository root down to the cwd (only when the project is trusted in the user
+config), then plugins; ``allow_managed_hooks_only`` in the requirements stops after the
+managed ones. In each layer ``hooks.json`` comes before the ``[hooks]`` of ``config.toml``.
 """
 
 from __future__ import annotations
@@ -408,7 +409,9 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
 
     ``plugins`` lists ``(plugin_id, plugin_root)`` of the enabled plugins. Discovered user,
     project and plugin hooks carry :attr:`Provenance.LIVE`/``PLUGIN`` and run only when
-    trusted in ``$CODEX_HOME/config.toml``; system hooks are managed.
+    trusted in ``$CODEX_HOME/config.toml``; system hooks (``system_dir``'s
+    ``requirements.toml`` ``[hooks]``, then its ``hooks.json`` and ``config.toml``) are
+    managed.
     """
     home = abspath(codex_home or trust.codex_home())
     user_toml = home / "config.toml"
@@ -425,9 +428,14 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
     order = itertools.count()  # display orders, across every file of the session
     results: list[ConfigResult] = []
     if system_dir is not None:
+        required, managed_only = _requirements(system_dir, states, order)
+        results.append(required)
         results.append(_layer(system_dir, Source(
             path=system_dir, provenance=Provenance.MANAGED, managed=True, label="system"),
             states, seen, order))
+        if managed_only:  # no user, project or plugin hook (and, as in Codex, no word)
+            return ConfigResult(entries=tuple(e for r in results for e in r.entries),
+                                problems=tuple(p for r in results for p in r.problems))
     results.append(_layer(home, Source(path=home, provenance=Provenance.LIVE, label="user"),
                           states, seen, order))
     dirs = project_dirs(Path(cwd))
@@ -451,6 +459,25 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
         results.append(read_plugin(plugin_id, Path(root), data_dir, states, order))
     return ConfigResult(entries=tuple(e for r in results for e in r.entries),
                         problems=tuple(p for r in results for p in r.problems))
+
+
+def _requirements(system_dir: Path, states: Mapping[str, trust.HookState],
+                  order: Iterator[int]) -> tuple[ConfigResult, bool]:
+    """The managed hooks of ``requirements.toml`` in ``system_dir`` (its ``[hooks]``, keyed
+    by its absolute ``managed_dir`` when it names one, else by the file), numbered before
+    every other layer's; and whether it sets ``allow_managed_hooks_only`` (then no user,
+    project or plugin hook loads). As 0.171.0's ``hooks/list`` showed."""
+    path = abspath(system_dir / "requirements.toml")
+    if not path.is_file():
+        return ConfigResult(), False
+    data = _toml(path)
+    hooks = data.get("hooks")
+    folder = hooks.get("managed_dir") if isinstance(hooks, Mapping) else None
+    source = Source(path=path, provenance=Provenance.MANAGED, managed=True, label="system",
+                    key_source=folder if isinstance(folder, str) and os.path.isabs(folder)
+                    else "")
+    return (read_config_toml(source, states, data, order),
+            data.get("allow_managed_hooks_only") is True)
 
 
 def read_plugin(plugin_id: str, root: Path, data_dir: Path,
