@@ -433,7 +433,7 @@ def test_requirements_hooks_are_managed_and_numbered_first(
     """As 0.171.0's hooks/list gave them for /etc/codex/requirements.toml: its [hooks] are
     managed, keyed by an absolute managed_dir or else the file, numbered before the system
     layer; allow_managed_hooks_only leaves out the user's hooks (and the projects' and
-    plugins'), saying nothing."""
+    plugins'). Codex says nothing of that; hookwire names what it leaves out."""
     system, home = tmp_path / "etc", tmp_path / "home"
     system.mkdir()
     (system / "requirements.toml").write_text(
@@ -455,4 +455,9 @@ def test_requirements_hooks_are_managed_and_numbered_first(
     assert [e.command for e in result.entries if e.handler.layer == "user"] == (
         [] if managed_only else ["user"])
     assert len(result.entries) == (3 if managed_only else 4)
-    assert result.problems == ()
+    if managed_only:
+        (problem,) = result.problems
+        assert problem.kind is ProblemKind.DISABLED
+        assert problem.message.endswith(f"leaves out {home / 'hooks.json'}")
+    else:
+        assert result.problems == ()

@@ -433,7 +433,8 @@ def discover(cwd: str | Path, *, codex_home: Path | None = None,
         results.append(_layer(system_dir, Source(
             path=system_dir, provenance=Provenance.MANAGED, managed=True, label="system"),
             states, seen, order))
-        if managed_only:  # no user, project or plugin hook (and, as in Codex, no word)
+        if managed_only:  # no user, project or plugin hook; Codex says nothing, we do
+            results.append(_left_out(system_dir, home, user_config, cwd, plugins))
             return ConfigResult(entries=tuple(e for r in results for e in r.entries),
                                 problems=tuple(p for r in results for p in r.problems))
     results.append(_layer(home, Source(path=home, provenance=Provenance.LIVE, label="user"),
@@ -478,6 +479,25 @@ def _requirements(system_dir: Path, states: Mapping[str, trust.HookState],
                     else "")
     return (read_config_toml(source, states, data, order),
             data.get("allow_managed_hooks_only") is True)
+
+
+def _left_out(system_dir: Path, home: Path, user_config: Mapping[str, Any], cwd: str | Path,
+              plugins: Iterable[tuple[str, Path]]) -> ConfigResult:
+    """A problem naming the hook sources ``allow_managed_hooks_only`` leaves out (none when
+    there are none): a guard there does not run, and 0.171.0 does not say so."""
+    sources = [str(home / "hooks.json")] if (home / "hooks.json").is_file() else []
+    if "hooks" in user_config:
+        sources.append(str(home / "config.toml"))
+    sources += [str(d / ".codex") for d in project_dirs(Path(cwd)) if (d / ".codex").is_dir()
+                and abspath(d / ".codex") != home]
+    sources += [f"plugin {plugin_id}" for plugin_id, _ in plugins]
+    if not sources:
+        return ConfigResult()
+    requirements = abspath(system_dir / "requirements.toml")
+    return ConfigResult(problems=(ConfigProblem(
+        message=f"hooks not loaded: {requirements} sets allow_managed_hooks_only, which leaves "
+                f"out {', '.join(sources)}", location=Location(file=str(requirements)),
+        kind=ProblemKind.DISABLED),))
 
 
 def read_plugin(plugin_id: str, root: Path, data_dir: Path,
