@@ -29,7 +29,7 @@ import json
 import math
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -160,24 +160,19 @@ def toml_representable(value: Any) -> bool:
     null anywhere and no integer above i64's maximum up to u64's (a larger one, a smaller
     one and any float are kept as written). A file holding one that is not fails to parse
     as a whole in Codex 0.171.0 (observed)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if item is None:
-            return False
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, int) and not isinstance(item, bool) and item in _I64_TO_U64:
-            return False
-    return True
+    return not any(item is None or (type(item) is int and item in _I64_TO_U64)
+                   for item in _scalars(value))
 
 
 def finite(value: Any) -> bool:
     """Whether no float in ``value`` is nan or infinite. A TOML file whose mcp_tool hook
     input holds one loads no hook at all in Codex 0.171.0, of any file, and says nothing
     (observed: ``hooks/list`` empty, no warning)."""
+    return all(math.isfinite(item) for item in _scalars(value) if isinstance(item, float))
+
+
+def _scalars(value: Any) -> Iterator[Any]:
+    """Every value in ``value`` that is not a table or a list, without recursion."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -185,9 +180,8 @@ def finite(value: Any) -> bool:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            return False
-    return True
+        else:
+            yield item
 
 
 def canonical_json(value: Any) -> str:
